@@ -1,0 +1,44 @@
+# The appliance's build. `make run` and `make test` are all a fresh Debian machine needs (see README.md).
+SWIFT ?= swift
+SWIFT_TEST_FLAGS ?= --parallel
+
+.PHONY: all deps build run test test-host arm test-arm bench clean help
+
+all: build
+
+help:
+	@echo "make run       build and show the DSP at work on the simulated board"
+	@echo "make test      host tests, then the same tests on aarch64 under qemu"
+	@echo "make test-host host tests only"
+	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
+	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
+	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
+
+deps:
+	@image/host-deps.sh host
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	$(SWIFT) run appliance eq show rock
+
+test: test-host test-arm
+
+test-host: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test $(SWIFT_TEST_FLAGS)
+
+arm:
+	@image/host-deps.sh arm
+	@image/cross/arm.sh build
+
+test-arm:
+	@image/host-deps.sh arm
+	@image/cross/arm.sh test
+
+bench:
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+clean:
+	rm -rf .build

@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// The appliance firmware: one package, five modules, dependencies pointing one way
+// (appliance -> Queue -> Board -> HAL -> Codec8_24). See shared/DESIGN.md.
+import PackageDescription
+
+let package = Package(
+    name: "appliance",
+    products: [
+        .executable(name: "appliance", targets: ["appliance"]),
+        .library(name: "Codec8_24", targets: ["Codec8_24"]),
+        .library(name: "HAL", targets: ["HAL"]),
+        .library(name: "Board", targets: ["Board"]),
+        .library(name: "Queue", targets: ["Queue"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "Codec8_24",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(name: "HAL", dependencies: ["Codec8_24"]),
+        .target(name: "Board", dependencies: ["HAL"]),
+        .target(name: "Queue", dependencies: ["Board", "Codec8_24"]),
+        .executableTarget(
+            name: "appliance",
+            dependencies: [
+                "Queue",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24"]),
+        .testTarget(name: "applianceTests", dependencies: ["appliance"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

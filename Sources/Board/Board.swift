@@ -1,0 +1,1 @@
+// Board: board-configs/*.yaml -> a validated board description -> an assembled board. Built out in issue 5.

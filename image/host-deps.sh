@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
+# Usage: image/host-deps.sh [host|arm|all]   (host: tests' reference tools; arm: cross-build and qemu)
+set -euo pipefail
+
+want=${1:-host}
+declare -A need=()   # command -> Debian package
+if [[ $want == host || $want == all ]]; then
+    need[sox]=sox            # reference encoder/decoder for the IMA ADPCM tests
+    need[ffmpeg]=ffmpeg      # second reference for IMA ADPCM
+fi
+if [[ $want == arm || $want == all ]]; then
+    need[mmdebstrap]=mmdebstrap              # builds the trixie cross environment and arm64 sysroot
+    need[qemu-aarch64-static]=qemu-user-static   # runs the aarch64 tests
+    need[unshare]=util-linux
+    need[file]=file
+fi
+
+missing=()
+for cmd in "${!need[@]}"; do
+    command -v "$cmd" >/dev/null 2>&1 || missing+=("${need[$cmd]}")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "host-deps: installing missing Debian packages: ${missing[*]}"
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "host-deps: apt-get not found; install these yourself: ${missing[*]}" >&2
+    exit 1
+fi
+$sudo apt-get update -qq || { echo "host-deps: 'apt-get update' failed: is Debian's mirror reachable?" >&2; exit 1; }
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || { echo "host-deps: could not install ${missing[*]} with apt-get" >&2; exit 1; }
