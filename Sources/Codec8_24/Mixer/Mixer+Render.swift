@@ -25,6 +25,7 @@ extension Mixer {
         accumulator.update(repeating: 0, count: sampleCount)
         for input in 0..<inputCount {
             if ramps[input].isMuted && ramps[input].isSilent { continue }      // disabled and faded out
+            pulledFrames[input] &+= frames
             guard let source = inputs[input] else {
                 ramps[input].advance(frames: frames)
                 continue

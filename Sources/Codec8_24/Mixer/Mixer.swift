@@ -39,6 +39,7 @@ public final class Mixer {
     @usableFromInline let staging: UnsafeMutablePointer<Fixed824>
     @usableFromInline let stagingOffsets: UnsafeMutablePointer<Int>
     @usableFromInline let accumulator: UnsafeMutablePointer<Int64>
+    @usableFromInline let pulledFrames: UnsafeMutablePointer<Int>
     @usableFromInline var master: GainRamp
 
     /// A mixer with one input per element of `inputChannels` (each 1 or 2), all enabled at unity volume.
@@ -58,6 +59,8 @@ public final class Mixer {
         ramps = .allocate(capacity: inputCount)
         stagingPointers = .allocate(capacity: inputCount)
         stagingOffsets = .allocate(capacity: inputCount)
+        pulledFrames = .allocate(capacity: inputCount)
+        pulledFrames.initialize(repeating: 0, count: inputCount)
         let totalSamples = inputChannels.reduce(0, +) * maximumFrames
         staging = .allocate(capacity: totalSamples)
         staging.initialize(repeating: .zero, count: totalSamples)
@@ -80,6 +83,7 @@ public final class Mixer {
         ramps.deallocate()
         stagingPointers.deallocate()
         stagingOffsets.deallocate()
+        pulledFrames.deallocate()
         staging.deallocate()
         accumulator.deallocate()
     }
@@ -138,6 +142,13 @@ public final class Mixer {
     public func isPulled(input: Int) -> Bool {
         precondition(input >= 0 && input < inputCount, "no such input")
         return !(ramps[input].isMuted && ramps[input].isSilent)
+    }
+
+    /// Frames read from `input` since init: it stops advancing while the input is disabled and faded out,
+    /// as a render callback that is no longer called. For status displays and tests.
+    public func framesPulled(input: Int) -> Int {
+        precondition(input >= 0 && input < inputCount, "no such input")
+        return pulledFrames[input]
     }
 
     // MARK: - Master

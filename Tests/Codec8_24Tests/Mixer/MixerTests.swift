@@ -178,6 +178,7 @@ struct MixerTests {
         mixer.setEnabled(false, input: 2)
         _ = render(mixer, [music, voice, silentStereo], frames: frames)          // fade-out of input 2 completes
         #expect(!mixer.isPulled(input: 2) && mixer.isPulled(input: 0) && mixer.isPulled(input: 1))
+        #expect(mixer.framesPulled(input: 2) == frames && mixer.framesPulled(input: 0) == frames)
 
         let expected = render(mixer, [music, voice, silentStereo], frames: frames)
         // Now the disabled input's buffer holds the largest values 8.24 has: they must not reach the output.
@@ -202,6 +203,13 @@ struct MixerTests {
             }
         }
         #expect(output == expected)
+        // Four renders: inputs 0 and 1 were read every time, input 2 only during its fade-out.
+        #expect(mixer.framesPulled(input: 0) == 4 * frames && mixer.framesPulled(input: 1) == 4 * frames)
+        #expect(mixer.framesPulled(input: 2) == frames)
+        mixer.setEnabled(true, input: 2)
+        #expect(mixer.isPulled(input: 2))
+        _ = render(mixer, [music, voice, silentStereo], frames: frames)
+        #expect(mixer.framesPulled(input: 2) == 2 * frames)
 
         // And a nil pointer for a pulled input is silence: only input 0 is heard.
         let onlyMusic = Mixer(inputChannels: [2, 1], maximumFrames: frames)
