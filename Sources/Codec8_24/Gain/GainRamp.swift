@@ -12,8 +12,8 @@
 ///   multiplied every frame by one fixed ratio (integer log2/exp2, see `FixedLog2`, so the ramp is
 ///   bit-identical on every platform). Silence has no dB value, so an endpoint below `exponentialFloor`
 ///   (2^-16, −96.3 dB) is replaced by the floor: a fade to 0 falls exponentially to the floor and its last
-///   frame snaps to 0 (a step of at most 2^-16, 256 LSB); a fade in from 0 starts at the floor. When both
-///   endpoints are at or below the floor the ramp is linear.
+///   frame snaps to 0 (a step from just above the floor, about 256 LSB); a fade in from 0 starts at the
+///   floor. When both endpoints are at or below the floor the ramp is linear.
 ///
 /// Precision: the gain is held in Q.48 (8.24 with 24 more fraction bits) so long, slow ramps do not drift;
 /// each frame's gain is that value rounded to 8.24. Gains are 0 ... `Fixed824.max` (+42 dB); negative
