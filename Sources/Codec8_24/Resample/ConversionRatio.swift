@@ -25,3 +25,13 @@ public struct ConversionRatio: Hashable, Sendable {
         return x
     }
 }
+
+extension ConversionRatio {
+    /// An upper bound on the output frames `frames` input frames can produce from any converter state:
+    /// ceil((frames+1)·L/M), or `frames` for equal rates.
+    public func maximumOutputFrames(forInputFrames frames: Int) -> Int {
+        if isIdentity { return max(0, frames) }
+        if frames < 0 { return 0 }
+        return ((frames + 1) * interpolation + decimation - 1) / decimation
+    }
+}

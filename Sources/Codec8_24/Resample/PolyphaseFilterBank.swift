@@ -16,7 +16,8 @@ import RealModule
 /// straight dot product of a row with a contiguous history window.
 ///
 /// The table is immutable after `init`, so one bank can be shared by several converters of the same rate pair
-/// (and across threads). Size is about 128·max(L, M) taps: 655 kB at worst (11.025 kHz <-> 96 kHz or 32 kHz).
+/// (and across threads). Size is about 132·max(L, M) taps of 4 bytes: 676 kB at worst (11.025 kHz to 32 or
+/// 96 kHz, L = 1280), under 100 kB for 44.1 <-> 48 kHz, a few kB for integer ratios.
 public final class PolyphaseFilterBank: @unchecked Sendable {
     /// Fractional bits of a coefficient (Q2.29). 29 rather than 30 or 31 bits so that no row's absolute sum can
     /// push a 64-bit accumulator past 2^63 even for the extreme 8.24 input ±128.0: |Σ c·x| < 2^(2+29)·2^31.

@@ -26,6 +26,7 @@ struct ResamplerAllPairsTests {
         let output = ResampleFixtures.convert(&converter, input)
         #expect(output.count >= (settle + measured) * 3)
 
+        var report = "pair \(pair.testDescription): L/M \(converter.ratio.interpolation)/\(converter.ratio.decimation), taps/phase \(converter.filterBank.tapsPerPhase), latency \(converter.latencyFrames), memory \(converter.memoryBytes) B"
         for (channel, tone) in tones.enumerated() {
             let y = ResampleFixtures.channel(output, channel, of: 3)
             let cycles = tone / Double(pair.to.hertz)
@@ -37,7 +38,9 @@ struct ResamplerAllPairsTests {
             #expect(abs(ripple) <= 0.1, "\(tone) Hz: \(ripple) dB")
             #expect(residual <= -90, "\(tone) Hz: residual \(residual) dB")
             #expect(phaseError <= 1e-3, "\(tone) Hz: phase error \(phaseError)")
+            report += String(format: "; %.0f Hz: %+.5f dB, residual %.1f dB", tone, ripple, residual)
         }
+        print(report)
         let constant = ResampleFixtures.channel(output, 2, of: 3)
         #expect(constant[settle..<(settle + measured)].allSatisfy { $0 == Fixed824.max.doubleValue })
     }
