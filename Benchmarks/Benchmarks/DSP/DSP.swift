@@ -1,18 +1,19 @@
 import Benchmark
 import Codec8_24
 
+/// Every DSP kernel, measured on one buffer per iteration. Each name ends in "[N samples]" (or "[N frames]"
+/// for per-frame kernels), so `summarize.py` can turn the wall-clock median into nanoseconds per sample.
+/// Goals and results are in BENCHMARKS.md.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-    let frames = 4096
-    Benchmark("convert Int16 -> 8.24 (4096 samples)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        let source = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frames)
-        let target = UnsafeMutableBufferPointer<Fixed824>.allocate(capacity: frames)
-        source.initialize(repeating: 1234)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            SampleConversion.widen(UnsafeBufferPointer(source), into: target)
-            blackHole(target[17])
-        }
-        benchmark.stopMeasurement()
-    }
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        scalingFactor: .kilo,
+        maxDuration: .seconds(1),
+        maxIterations: 1_000_000
+    )
+    conversionBenchmarks()
+    outputStageBenchmarks()
+    codecBenchmarks()
+    resampleBenchmarks()
+    equalizerBenchmarks()
 }

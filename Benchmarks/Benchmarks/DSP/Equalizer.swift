@@ -1,0 +1,5 @@
+import Benchmark
+import CBaseline
+import Codec8_24
+
+func equalizerBenchmarks() {}
