@@ -38,7 +38,7 @@ test-arm:
 	@image/cross/arm.sh test
 
 bench:
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark \
+	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \
 		--format markdown --path stdout --no-progress --time-units nanoseconds | tee .build/benchmarks.md \
 		| python3 summarize.py
 
