@@ -29,6 +29,8 @@ if ! command -v apt-get >/dev/null 2>&1; then
     echo "host-deps: apt-get not found; install these yourself: ${missing[*]}" >&2
     exit 1
 fi
-$sudo apt-get update -qq || { echo "host-deps: 'apt-get update' failed: is Debian's mirror reachable?" >&2; exit 1; }
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+# Wait for another apt (a parallel install, unattended-upgrades) instead of failing on its lock.
+lock_wait=(-o DPkg::Lock::Timeout=600)
+$sudo apt-get "${lock_wait[@]}" update -qq || { echo "host-deps: 'apt-get update' failed: is Debian's mirror reachable?" >&2; exit 1; }
+DEBIAN_FRONTEND=noninteractive $sudo apt-get "${lock_wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || { echo "host-deps: could not install ${missing[*]} with apt-get" >&2; exit 1; }
