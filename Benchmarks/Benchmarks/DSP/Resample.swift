@@ -8,7 +8,7 @@ func resampleBenchmarks() {
     for (from, to) in pairs {
         // Measured per input sample: a stereo period of input, all of it consumed each time.
         Benchmark("resample \(from.hertz) -> \(to.hertz) stereo [\(stereoSamples) samples]") { benchmark in
-            var converter = SampleRateConverter(from: from, to: to, channels: 2)
+            let converter = SampleRateConverter(from: from, to: to, channels: 2)
             let source = noiseBuffer(stereoSamples)
             let outFrames = converter.maximumOutputFrames(forInputFrames: periodFrames)
             let target = buffer(outFrames * 2, Fixed824.zero)

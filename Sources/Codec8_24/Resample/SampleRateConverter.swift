@@ -23,10 +23,11 @@
 ///
 /// Input and output buffers must not overlap.
 ///
-/// A noncopyable value: it owns its history buffers and frees them when it goes away. It is `Sendable` because
-/// it cannot be shared, only moved (e.g. from the control thread that builds it to the render thread) or
-/// borrowed, and every mutation goes through exclusive `mutating` access.
-public struct SampleRateConverter: ~Copyable, @unchecked Sendable {
+/// A class that owns its history buffers and frees them when it goes away. (A noncopyable struct would say
+/// "one owner" better, but Swift 6.0.3, the Raspberry Pi toolchain, crashes verifying its accessors.) It is
+/// `@unchecked Sendable` so the control thread that builds it can hand it to the render thread; from then on
+/// only one thread may use it.
+public final class SampleRateConverter: @unchecked Sendable {
     /// The filter table in use (possibly shared with other converters).
     public let filterBank: PolyphaseFilterBank
     /// Interleaved channels per frame.
@@ -58,7 +59,7 @@ public struct SampleRateConverter: ~Copyable, @unchecked Sendable {
     public private(set) var outputFramesProduced: Int
 
     /// A converter from `inputRate` to `outputRate` with its own filter bank. Allocates; control thread only.
-    public init(from inputRate: StandardSampleRate, to outputRate: StandardSampleRate, channels: Int) {
+    public convenience init(from inputRate: StandardSampleRate, to outputRate: StandardSampleRate, channels: Int) {
         self.init(filterBank: PolyphaseFilterBank(from: inputRate, to: outputRate), channels: channels)
     }
 
@@ -101,7 +102,7 @@ public struct SampleRateConverter: ~Copyable, @unchecked Sendable {
     }
 
     /// Back to the state right after `init`: silent history, first phase, counters zero. No allocation.
-    public mutating func reset() {
+    public func reset() {
         history.update(repeating: 0, count: channels * 2 * taps)
         writeIndex = 0
         phase = initialPhase
@@ -143,7 +144,7 @@ public struct SampleRateConverter: ~Copyable, @unchecked Sendable {
 
     /// Converts interleaved `input` into interleaved `output` (both whole frames of `channels` samples).
     /// Returns the frames consumed and produced; unconsumed input must be offered again in the next call.
-    public mutating func process(
+    public func process(
         input: UnsafeBufferPointer<Fixed824>, output: UnsafeMutableBufferPointer<Fixed824>
     ) -> (consumed: Int, produced: Int) {
         let channels = self.channels
@@ -167,7 +168,7 @@ public struct SampleRateConverter: ~Copyable, @unchecked Sendable {
 
     /// Emits up to `pendingTailFrames` of the tail into `output` by feeding silence; returns frames written.
     /// Several calls may be needed if `output` is small; the result is the same as one call.
-    public mutating func drain(output: UnsafeMutableBufferPointer<Fixed824>) -> Int {
+    public func drain(output: UnsafeMutableBufferPointer<Fixed824>) -> Int {
         precondition(output.count % channels == 0, "buffers must hold whole frames")
         let frames = min(pendingTailFrames, output.count / channels)
         if frames == 0 { return 0 }
@@ -175,7 +176,7 @@ public struct SampleRateConverter: ~Copyable, @unchecked Sendable {
     }
 
     /// The polyphase loop. `source == nil` means silence (for `drain`).
-    mutating func render(
+    func render(
         source: UnsafePointer<Fixed824>?, sourceFrames: Int,
         output: UnsafeMutablePointer<Fixed824>?, outputFrames: Int
     ) -> (consumed: Int, produced: Int) {

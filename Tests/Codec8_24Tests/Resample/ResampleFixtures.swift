@@ -43,7 +43,7 @@ enum ResampleFixtures {
     }
 
     /// Runs all of `input` through `converter` in one `process` call (output sized with the state-free bound).
-    static func convert(_ converter: inout SampleRateConverter, _ input: [Fixed824]) -> [Fixed824] {
+    static func convert(_ converter: SampleRateConverter, _ input: [Fixed824]) -> [Fixed824] {
         let channels = converter.channels
         let frames = input.count / channels
         var output = [Fixed824](repeating: .zero, count: converter.maximumOutputFrames(forInputFrames: frames) * channels)
@@ -57,7 +57,7 @@ enum ResampleFixtures {
     /// Runs `input` through `converter` in input chunks of random size (1...maxChunk frames) and output buffers
     /// of random capacity (1...maxOutput frames), re-offering unconsumed input, until everything is consumed.
     static func convertInPieces(
-        _ converter: inout SampleRateConverter, _ input: [Fixed824], seed: UInt64, maxChunk: Int, maxOutput: Int
+        _ converter: SampleRateConverter, _ input: [Fixed824], seed: UInt64, maxChunk: Int, maxOutput: Int
     ) -> [Fixed824] {
         let channels = converter.channels
         let frames = input.count / channels
@@ -82,7 +82,7 @@ enum ResampleFixtures {
     }
 
     /// Drains the converter's whole tail in one call.
-    static func drain(_ converter: inout SampleRateConverter) -> [Fixed824] {
+    static func drain(_ converter: SampleRateConverter) -> [Fixed824] {
         let channels = converter.channels
         var output = [Fixed824](repeating: .zero, count: converter.pendingTailFrames * channels)
         let produced = output.withUnsafeMutableBufferPointer { converter.drain(output: $0) }
@@ -130,7 +130,7 @@ enum ResampleFixtures {
 
     /// Output frames after which every output uses a history entirely filled from the input (the converter's
     /// filter spans `tapsPerPhase` input frames, i.e. that times L/M output frames).
-    static func settlingFrames(_ converter: borrowing SampleRateConverter) -> Int {
+    static func settlingFrames(_ converter: SampleRateConverter) -> Int {
         let ratio = converter.ratio
         return (converter.filterBank.tapsPerPhase * ratio.interpolation + ratio.decimation - 1) / ratio.decimation + 2
     }

@@ -16,14 +16,14 @@ struct ResamplerAllPairsTests {
     func tonesAndExtremeConstantPass(pair: ResamplerPassbandTests.Pair) {
         let lower = Double(min(pair.from.hertz, pair.to.hertz))
         let tones = [0.1037 * lower, 0.4411 * lower]
-        var converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 3)
+        let converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 3)
         let settle = ResampleFixtures.settlingFrames(converter)
         let measured = 128
         let inputFrames = converter.inputFramesRequired(forOutputFrames: settle + measured)
         let sines = ResampleFixtures.sines(tones, rate: pair.from.hertz, frames: inputFrames)
         var input: [Fixed824] = []
         for frame in 0..<inputFrames { input += [sines[2 * frame], sines[2 * frame + 1], .max] }
-        let output = ResampleFixtures.convert(&converter, input)
+        let output = ResampleFixtures.convert(converter, input)
         #expect(output.count >= (settle + measured) * 3)
 
         var report = "pair \(pair.testDescription): L/M \(converter.ratio.interpolation)/\(converter.ratio.decimation), taps/phase \(converter.filterBank.tapsPerPhase), latency \(converter.latencyFrames), memory \(converter.memoryBytes) B"

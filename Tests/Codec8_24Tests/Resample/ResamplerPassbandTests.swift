@@ -28,13 +28,13 @@ struct ResamplerPassbandTests {
         var worstRipple = 0.0, worstPurity = -300.0, worstPhase = 0.0
         for batch in 0..<3 {
             let group = Array(frequencies[(batch * 8)..<(batch * 8 + 8)])
-            var converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 8)
+            let converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 8)
             let settle = ResampleFixtures.settlingFrames(converter)
             let total = settle + measured
             let inputFrames = converter.inputFramesRequired(forOutputFrames: total)
             let expectedFrames = converter.outputFrames(forInputFrames: inputFrames)
             let input = ResampleFixtures.sines(group, rate: pair.from.hertz, frames: inputFrames)
-            let output = ResampleFixtures.convert(&converter, input)
+            let output = ResampleFixtures.convert(converter, input)
             #expect(output.count == expectedFrames * 8 && expectedFrames >= total)
             let latency = converter.latencyFrames
             for (channel, frequency) in group.enumerated() {

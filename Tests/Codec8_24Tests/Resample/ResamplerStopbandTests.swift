@@ -32,11 +32,11 @@ struct ResamplerStopbandTests {
         var worst = -300.0
         for batch in 0..<2 {
             let group = Array(frequencies[(batch * 8)..<(batch * 8 + 8)])
-            var converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 8)
+            let converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 8)
             let settle = ResampleFixtures.settlingFrames(converter)
             let inputFrames = converter.inputFramesRequired(forOutputFrames: settle + measured)
             let input = ResampleFixtures.sines(group, rate: pair.from.hertz, frames: inputFrames)
-            let output = ResampleFixtures.convert(&converter, input)
+            let output = ResampleFixtures.convert(converter, input)
             for (channel, frequency) in group.enumerated() {
                 let y = ResampleFixtures.channel(output, channel, of: 8)
                 let window = y[settle..<(settle + measured)]
@@ -56,11 +56,11 @@ struct ResamplerStopbandTests {
         let inputNyquist = 0.5 * Double(pair.from.hertz)
         let frequencies = [0.9, 0.899, 0.88, 0.85, 0.8, 0.6, 0.3, 0.05].map { $0 * inputNyquist }
         let measured = 600
-        var converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 8)
+        let converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 8)
         let settle = ResampleFixtures.settlingFrames(converter)
         let inputFrames = converter.inputFramesRequired(forOutputFrames: settle + measured)
         let input = ResampleFixtures.sines(frequencies, rate: pair.from.hertz, frames: inputFrames)
-        let output = ResampleFixtures.convert(&converter, input)
+        let output = ResampleFixtures.convert(converter, input)
         var worst = -300.0
         for (channel, frequency) in frequencies.enumerated() {
             let y = ResampleFixtures.channel(output, channel, of: 8)

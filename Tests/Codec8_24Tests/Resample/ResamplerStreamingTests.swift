@@ -28,18 +28,18 @@ struct ResamplerStreamingTests {
     func randomBufferSplitsAreBitIdenticalToOneCall(testCase: Case) {
         let frames = 1500
         let input = ResampleFixtures.noise(frames: frames, channels: testCase.channels, seed: 42)
-        var whole = SampleRateConverter(from: testCase.pair.from, to: testCase.pair.to, channels: testCase.channels)
-        var reference = ResampleFixtures.convert(&whole, input)
+        let whole = SampleRateConverter(from: testCase.pair.from, to: testCase.pair.to, channels: testCase.channels)
+        var reference = ResampleFixtures.convert(whole, input)
         #expect(whole.inputFramesConsumed == frames)
-        reference += ResampleFixtures.drain(&whole)
+        reference += ResampleFixtures.drain(whole)
         #expect(whole.pendingTailFrames == 0)
         let ratio = whole.ratio
         let expectedFrames = whole.latencyFrames + (frames * ratio.interpolation + ratio.decimation - 1) / ratio.decimation
         #expect(reference.count == expectedFrames * testCase.channels)
 
         for seed: UInt64 in [1, 2, 3] {
-            var pieces = SampleRateConverter(filterBank: whole.filterBank, channels: testCase.channels)
-            var output = ResampleFixtures.convertInPieces(&pieces, input, seed: seed, maxChunk: 97, maxOutput: 61)
+            let pieces = SampleRateConverter(filterBank: whole.filterBank, channels: testCase.channels)
+            var output = ResampleFixtures.convertInPieces(pieces, input, seed: seed, maxChunk: 97, maxOutput: 61)
             // Drain in small random pieces too.
             var generator = ResampleFixtures.SplitMix64(seed: seed &+ 100)
             var scratch = [Fixed824](repeating: .zero, count: 7 * testCase.channels)
@@ -69,11 +69,11 @@ struct ResamplerStreamingTests {
         ]
         var interleaved: [Fixed824] = []
         for frame in 0..<frames { for channel in 0..<channels { interleaved.append(signals[channel][frame]) } }
-        var multi = SampleRateConverter(from: pair.from, to: pair.to, channels: channels)
-        let together = ResampleFixtures.convert(&multi, interleaved)
+        let multi = SampleRateConverter(from: pair.from, to: pair.to, channels: channels)
+        let together = ResampleFixtures.convert(multi, interleaved)
         for channel in 0..<channels {
-            var mono = SampleRateConverter(filterBank: multi.filterBank, channels: 1)
-            let alone = ResampleFixtures.convert(&mono, signals[channel])
+            let mono = SampleRateConverter(filterBank: multi.filterBank, channels: 1)
+            let alone = ResampleFixtures.convert(mono, signals[channel])
             let extracted = stride(from: channel, to: together.count, by: channels).map { together[$0] }
             #expect(extracted == alone, "channel \(channel)")
         }
@@ -87,9 +87,9 @@ struct ResamplerStreamingTests {
         var input = ResampleFixtures.noise(frames: 500, channels: 2, seed: 5, amplitude: 120)
         input[0] = .max
         input[1] = .min
-        var converter = SampleRateConverter(from: rate, to: rate, channels: 2)
+        let converter = SampleRateConverter(from: rate, to: rate, channels: 2)
         #expect(converter.latencyFrames == 0)
-        let output = ResampleFixtures.convert(&converter, input)
+        let output = ResampleFixtures.convert(converter, input)
         #expect(output == input)
         #expect(converter.pendingTailFrames == 0)
         #expect(converter.maximumOutputFrames(forInputFrames: 500) == 500)
@@ -100,14 +100,14 @@ struct ResamplerStreamingTests {
     func resetReturnsToTheInitialState(pair: Pair) {
         let first = ResampleFixtures.noise(frames: 777, channels: 2, seed: 11)
         let second = ResampleFixtures.noise(frames: 900, channels: 2, seed: 12)
-        var used = SampleRateConverter(from: pair.from, to: pair.to, channels: 2)
-        _ = ResampleFixtures.convert(&used, first)
-        _ = ResampleFixtures.drain(&used)
+        let used = SampleRateConverter(from: pair.from, to: pair.to, channels: 2)
+        _ = ResampleFixtures.convert(used, first)
+        _ = ResampleFixtures.drain(used)
         used.reset()
         #expect(used.inputFramesConsumed == 0 && used.outputFramesProduced == 0)
-        var fresh = SampleRateConverter(filterBank: used.filterBank, channels: 2)
-        let a = ResampleFixtures.convert(&used, second) + ResampleFixtures.drain(&used)
-        let b = ResampleFixtures.convert(&fresh, second) + ResampleFixtures.drain(&fresh)
+        let fresh = SampleRateConverter(filterBank: used.filterBank, channels: 2)
+        let a = ResampleFixtures.convert(used, second) + ResampleFixtures.drain(used)
+        let b = ResampleFixtures.convert(fresh, second) + ResampleFixtures.drain(fresh)
         #expect(a == b)
         #expect(!a.isEmpty)
     }
@@ -117,7 +117,7 @@ struct ResamplerStreamingTests {
     @Test(arguments: [Pair(from: .hz44100, to: .hz48000), Pair(from: .hz48000, to: .hz44100),
                       Pair(from: .hz8000, to: .hz96000), Pair(from: .hz88200, to: .hz8000)])
     func sizingHelpersAreExact(pair: Pair) {
-        var converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 1)
+        let converter = SampleRateConverter(from: pair.from, to: pair.to, channels: 1)
         let input = ResampleFixtures.noise(frames: 4000, channels: 1, seed: 3)
         var generator = ResampleFixtures.SplitMix64(seed: 77)
         var position = 0
