@@ -1,4 +1,5 @@
 import Foundation
+@testable import Codec8_24
 
 /// Helpers for the codec tests: a seeded generator, the reference tools (sox, ffmpeg), and just enough of
 /// the WAV and CAF containers to hand encoded bytes to those tools and read theirs back. The real file
@@ -6,18 +7,7 @@ import Foundation
 enum CodecTestSupport {
     // MARK: Deterministic randomness
 
-    /// SplitMix64: a small seeded generator, so every run sees the same "random" data.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix64 = NoiseGenerator
 
     /// Splits `total` into consecutive group sizes of 0...`maxGroup` (zero-size calls included on purpose).
     static func randomGroups(total: Int, maxGroup: Int, seed: UInt64) -> [Int] {

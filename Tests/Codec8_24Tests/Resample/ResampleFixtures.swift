@@ -3,22 +3,7 @@ import Foundation
 
 /// Signals, a seeded generator and measurement helpers for the resampler tests.
 enum ResampleFixtures {
-    /// SplitMix64: a tiny deterministic generator, so random buffer splits are the same on every run.
-    struct SplitMix64 {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func next(in range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
+    typealias SplitMix64 = NoiseGenerator
 
     /// -6 dBFS.
     static let amplitude = 0.5

@@ -5,19 +5,12 @@ enum TestSignals {
     /// Uniform noise in `-amplitude ..< amplitude` (8.24), from a fixed seed.
     static func noise(count: Int, amplitude: Double = 1.0, seed: UInt64 = 1) -> [Fixed824] {
         var g = NoiseGenerator(seed: seed)
-        return (0..<count).map { _ in Fixed824((Double(g.next() >> 11) / Double(1 << 53) * 2 - 1) * amplitude) }
+        return (0..<count).map { _ in g.sample(amplitude: amplitude) }
     }
 
     /// Random chunk sizes (each 1...maxChunk, the last one clipped) that add up to `total`.
     static func chunkSizes(total: Int, maxChunk: Int, seed: UInt64 = 7) -> [Int] {
         var g = NoiseGenerator(seed: seed)
-        var sizes: [Int] = []
-        var left = total
-        while left > 0 {
-            let n = min(left, Int(g.next() % UInt64(maxChunk)) + 1)
-            sizes.append(n)
-            left -= n
-        }
-        return sizes
+        return g.split(total, maximum: maxChunk)
     }
 }
