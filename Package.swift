@@ -21,7 +21,11 @@ let package = Package(
             name: "Codec8_24",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
-        .target(name: "HAL", dependencies: ["Codec8_24"]),
+        // Each C library enters through one small C target, kept inside HAL's folder.
+        .target(name: "CALSA", path: "Sources/HAL/C/CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CGPIOD", path: "Sources/HAL/C/CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
+        .target(name: "CI2C", path: "Sources/HAL/C/CI2C", linkerSettings: [.linkedLibrary("i2c")]),
+        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C"], exclude: ["C"]),
         .target(name: "Board", dependencies: ["HAL"]),
         .target(name: "Queue", dependencies: ["Board", "Codec8_24"]),
         .executableTarget(

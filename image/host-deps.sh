@@ -8,6 +8,12 @@ declare -A need=()   # command -> Debian package
 if [[ $want == host || $want == all ]]; then
     need[sox]=sox            # reference encoder/decoder for the IMA ADPCM tests
     need[ffmpeg]=ffmpeg      # second reference for IMA ADPCM
+    need[aplay]=alsa-utils   # ALSA's tools, for the PCM tests' reference
+fi
+# C libraries the HAL links (headers and .so), checked by package rather than by command.
+declare -a libs=()
+if [[ $want == host || $want == all ]]; then
+    libs=(libasound2-dev libgpiod-dev libi2c-dev)
 fi
 if [[ $want == arm || $want == all ]]; then
     need[mmdebstrap]=mmdebstrap              # builds the trixie cross environment and arm64 sysroot
@@ -19,6 +25,9 @@ fi
 missing=()
 for cmd in "${!need[@]}"; do
     command -v "$cmd" >/dev/null 2>&1 || missing+=("${need[$cmd]}")
+done
+for pkg in "${libs[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 

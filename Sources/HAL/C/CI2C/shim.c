@@ -1,0 +1,1 @@
+#include "CI2C.h"
