@@ -1,0 +1,139 @@
+/// A cascade of Direct Form I biquads running on interleaved 8.24 audio of 1...8 channels, in place.
+///
+/// Each stage has its own state per channel. Samples enter the cascade widened to Q15.48 (`Int64`), pass
+/// every stage at that precision (see `BiquadKernel` for the arithmetic) and are rounded and saturated back
+/// to 8.24 once, at the end; so the whole cascade adds about half an LSB of rounding, not one per stage.
+///
+/// All memory (coefficients, state, a block-sized scratch buffer) is allocated at init; `process`
+/// allocates nothing, takes no locks and makes no calls through existentials or closures. The work is done
+/// in blocks of `blockFrames` frames, stage by stage, so each stage's coefficients and state sit in
+/// registers for a whole block. Output is independent of how the stream is split into calls.
+public final class BiquadCascade {
+    /// Frames per internal block.
+    public static let blockFrames = 128
+    /// Fractional bits of the internal sample format (Q15.48).
+    public static let wideFractionBits = 48
+    /// The largest channel count.
+    public static let maxChannels = 8
+
+    /// Interleaved channels per frame.
+    public let channels: Int
+    /// The designs this cascade realises, in order.
+    public let designs: [BiquadCoefficients]
+    /// Number of stages.
+    public var stageCount: Int { designs.count }
+
+    let coefficients: UnsafeMutablePointer<BiquadFixedCoefficients>
+    /// `stageCount × channels` states, stage-major.
+    let states: UnsafeMutablePointer<BiquadState>
+    /// `blockFrames × channels` wide samples.
+    let scratch: UnsafeMutablePointer<Int64>
+
+    /// A cascade of `stages` (applied in order) for `channels` interleaved channels, all state zero.
+    public init(stages: [BiquadCoefficients], channels: Int) {
+        precondition((1...Self.maxChannels).contains(channels), "BiquadCascade supports 1...8 channels")
+        self.channels = channels
+        self.designs = stages
+        let stageCapacity = Swift.max(stages.count, 1)
+        coefficients = .allocate(capacity: stageCapacity)
+        for (index, stage) in stages.enumerated() {
+            (coefficients + index).initialize(to: BiquadFixedCoefficients(stage))
+        }
+        states = .allocate(capacity: stageCapacity * channels)
+        states.initialize(repeating: .zero, count: stageCapacity * channels)
+        scratch = .allocate(capacity: Self.blockFrames * channels)
+        scratch.initialize(repeating: 0, count: Self.blockFrames * channels)
+    }
+
+    deinit {
+        coefficients.deallocate()
+        states.deallocate()
+        scratch.deallocate()
+    }
+
+    /// Forgets all history, as if the input had been silent forever.
+    public func reset() {
+        states.update(repeating: .zero, count: Swift.max(stageCount, 1) * channels)
+    }
+
+    /// The state of `stage` for `channel`.
+    public func state(stage: Int, channel: Int) -> BiquadState {
+        precondition(stage < stageCount && channel < channels)
+        return states[stage * channels + channel]
+    }
+
+    /// Replaces the state of `stage` for `channel` (used to hand history over when presets switch).
+    public func setState(_ state: BiquadState, stage: Int, channel: Int) {
+        precondition(stage < stageCount && channel < channels)
+        states[stage * channels + channel] = state
+    }
+
+    /// The quantized coefficients of `stage`.
+    public func fixedCoefficients(stage: Int) -> BiquadFixedCoefficients {
+        precondition(stage < stageCount)
+        return coefficients[stage]
+    }
+
+    /// Filters interleaved frames in place. `samples.count` must be a multiple of `channels`.
+    public func process(_ samples: UnsafeMutableBufferPointer<Fixed824>) {
+        guard let base = samples.baseAddress else { return }
+        precondition(samples.count % channels == 0, "buffer is not a whole number of frames")
+        process(base, frames: samples.count / channels)
+    }
+
+    /// Filters `frames` interleaved frames in place.
+    public func process(_ samples: UnsafeMutablePointer<Fixed824>, frames: Int) {
+        let stageCount = designs.count
+        guard stageCount > 0, frames > 0 else { return }
+        let channels = self.channels
+        let scratch = self.scratch
+        var block = samples
+        var remaining = frames
+        while remaining > 0 {
+            let n = Swift.min(remaining, Self.blockFrames)
+            let count = n &* channels
+            for i in 0..<count {
+                scratch[i] = Int64(block[i].raw) &<< (Self.wideFractionBits - Fixed824.fractionBits)
+            }
+            for stage in 0..<stageCount {
+                let c = coefficients[stage]
+                let stageStates = states + stage &* channels
+                var channel = 0
+                if c.isBell {
+                    while channel &+ 1 < channels {
+                        BiquadKernel.runBellPair(
+                            scratch + channel, frames: n, stride: channels, c,
+                            &stageStates[channel], &stageStates[channel &+ 1])
+                        channel &+= 2
+                    }
+                    if channel < channels {
+                        BiquadKernel.runBellSingle(
+                            scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
+                    }
+                } else {
+                    while channel &+ 1 < channels {
+                        BiquadKernel.runPair(
+                            scratch + channel, frames: n, stride: channels, c,
+                            &stageStates[channel], &stageStates[channel &+ 1])
+                        channel &+= 2
+                    }
+                    if channel < channels {
+                        BiquadKernel.runSingle(
+                            scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
+                    }
+                }
+            }
+            for i in 0..<count {
+                block[i] = Self.narrow(scratch[i])
+            }
+            block += count
+            remaining &-= n
+        }
+    }
+
+    /// Q15.48 to 8.24: round half up, saturate.
+    @inline(__always)
+    static func narrow(_ wide: Int64) -> Fixed824 {
+        Fixed824.saturating(Fixed824.roundingShift(wide, by: wideFractionBits - Fixed824.fractionBits))
+    }
+}
