@@ -23,7 +23,7 @@ public final class Equalizer {
     var outgoing: BiquadCascade?
     /// Prepared by the control side, not yet started.
     var pending: BiquadCascade?
-    var pendingPrecut = 1.0
+    var pendingPrecutQ58 = BiquadFixedCoefficients.quantize(1)
     /// Frames of the current fade already played.
     var fadePosition = 0
     /// Cascades retired by `process`, released by the next control-side call (so `process` never frees).
@@ -78,7 +78,7 @@ public final class Equalizer {
         retiredSecond = nil
         let design = EQDesign(curve: curve, sampleRate: sampleRate)
         self.design = design
-        pendingPrecut = Decibels.linear(design.precutDB)
+        pendingPrecutQ58 = BiquadFixedCoefficients.quantize(Decibels.linear(design.precutDB))
         pending = BiquadCascade(stages: design.cascadeStages, channels: channels)
     }
 
@@ -117,7 +117,7 @@ public final class Equalizer {
 
     func startFade() {
         guard let next = pending else { return }
-        next.primeAsFlat(history: history, gain: pendingPrecut)
+        next.primeAsFlat(history: history, gainQ58: pendingPrecutQ58)
         outgoing = active
         active = next
         pending = nil

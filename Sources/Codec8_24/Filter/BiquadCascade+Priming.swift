@@ -10,7 +10,11 @@ extension BiquadCascade {
     /// - Parameter history: per channel, the last input sample then the one before it (Q15.48),
     ///   `2 × channels` values.
     public func primeAsFlat(history: UnsafePointer<Int64>, gain: Double) {
-        let gainQ58 = BiquadFixedCoefficients.quantize(gain)
+        primeAsFlat(history: history, gainQ58: BiquadFixedCoefficients.quantize(gain))
+    }
+
+    /// `primeAsFlat` with the gain already in Q5.58 (no floating point on the render path).
+    func primeAsFlat(history: UnsafePointer<Int64>, gainQ58: Int64) {
         for channel in 0..<channels {
             var x1 = history[2 &* channel]
             var x2 = history[2 &* channel &+ 1]
