@@ -17,8 +17,7 @@ struct MeasuredResponse {
         sampleRate = design.sampleRate
         let all = (0..<Self.points).map { Self.frequency(atFraction: (Double($0) + 0.5) / Double(Self.points)) }
         frequencies = all.filter { $0 < 0.49 * design.sampleRate }
-        gainsDB = ResponseMeasurement.magnitudeDB(
-            of: design.cascadeStages, sampleRate: design.sampleRate, at: frequencies)
+        gainsDB = ResponseMeasurement.magnitudeDB(of: design, at: frequencies)
     }
 
     /// The frequency `fraction` (0...1) of the way along the log axis.

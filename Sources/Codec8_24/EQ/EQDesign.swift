@@ -34,8 +34,16 @@ public struct EQDesign: Equatable, Sendable {
         precutDB = stages.isEmpty || needed <= 0 ? 0 : -(needed * 10).rounded(.up) / 10
     }
 
-    /// The stages the cascade runs: the pre-cut is folded into the first stage's numerator, which is the same
-    /// as a gain in front of the cascade but costs no extra multiply and no extra rounding.
+    /// The pre-cut as a linear gain.
+    public var precutGain: Double { Decibels.linear(precutDB) }
+
+    /// The 8.24 cascade that realises this design: the stages, with the pre-cut as its input gain.
+    public func makeCascade(channels: Int) -> BiquadCascade {
+        BiquadCascade(stages: stages, channels: channels, inputGain: precutGain)
+    }
+
+    /// The whole design as plain biquads, the pre-cut folded into the first stage's numerator: the same
+    /// transfer function as `makeCascade`, for `Double` references and response calculations.
     public var cascadeStages: [BiquadCoefficients] {
         guard var first = stages.first else { return [] }
         first = first.scaled(by: Decibels.linear(precutDB))

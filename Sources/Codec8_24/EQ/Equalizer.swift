@@ -23,7 +23,6 @@ public final class Equalizer {
     var outgoing: BiquadCascade?
     /// Prepared by the control side, not yet started.
     var pending: BiquadCascade?
-    var pendingPrecutQ58 = BiquadFixedCoefficients.quantize(1)
     /// Frames of the current fade already played.
     var fadePosition = 0
     /// Cascades retired by `process`, released by the next control-side call (so `process` never frees).
@@ -51,7 +50,7 @@ public final class Equalizer {
         weightStep = ((Int64(1) << Self.weightBits) + Int64(fade / 2)) / Int64(fade)
         let design = preset.design(sampleRate: sampleRate)
         self.design = design
-        active = BiquadCascade(stages: design.cascadeStages, channels: channels)
+        active = design.makeCascade(channels: channels)
         fadeBuffer = .allocate(capacity: BiquadCascade.blockFrames * channels)
         fadeBuffer.initialize(repeating: .zero, count: BiquadCascade.blockFrames * channels)
         history = .allocate(capacity: 2 * channels)
@@ -78,8 +77,7 @@ public final class Equalizer {
         retiredSecond = nil
         let design = EQDesign(curve: curve, sampleRate: sampleRate)
         self.design = design
-        pendingPrecutQ58 = BiquadFixedCoefficients.quantize(Decibels.linear(design.precutDB))
-        pending = BiquadCascade(stages: design.cascadeStages, channels: channels)
+        pending = design.makeCascade(channels: channels)
     }
 
     /// Filters interleaved frames in place. `samples.count` must be a multiple of `channels`.
@@ -117,7 +115,7 @@ public final class Equalizer {
 
     func startFade() {
         guard let next = pending else { return }
-        next.primeAsFlat(history: history, gainQ58: pendingPrecutQ58)
+        next.primeAsFlat(history: history)
         outgoing = active
         active = next
         pending = nil

@@ -1,6 +1,7 @@
 /// A cascade of Direct Form I biquads running on interleaved 8.24 audio of 1...8 channels, in place.
 ///
-/// Each stage has its own state per channel. Samples enter the cascade widened to Q15.48 (`Int64`), pass
+/// An optional input gain (an EQ's pre-cut) is applied as the samples enter. Each stage has its own state
+/// per channel. Samples enter the cascade widened to Q15.48 (`Int64`), pass
 /// every stage at that precision (see `BiquadKernel` for the arithmetic) and are rounded and saturated back
 /// to 8.24 once, at the end; so the whole cascade adds about half an LSB of rounding, not one per stage.
 ///
@@ -22,18 +23,27 @@ public final class BiquadCascade {
     public let designs: [BiquadCoefficients]
     /// Number of stages.
     public var stageCount: Int { designs.count }
+    /// The linear gain applied in front of the first stage.
+    public let inputGain: Double
 
     let coefficients: UnsafeMutablePointer<BiquadFixedCoefficients>
     /// `stageCount × channels` states, stage-major.
     let states: UnsafeMutablePointer<BiquadState>
     /// `blockFrames × channels` wide samples.
     let scratch: UnsafeMutablePointer<Int64>
+    /// `inputGain` in Q5.58, and whether it differs from 1.
+    let inputGainQ58: Int64
+    let hasInputGain: Bool
 
-    /// A cascade of `stages` (applied in order) for `channels` interleaved channels, all state zero.
-    public init(stages: [BiquadCoefficients], channels: Int) {
+    /// A cascade of `stages` (applied in order) for `channels` interleaved channels, all state zero, with
+    /// `inputGain` (linear, below 32) in front.
+    public init(stages: [BiquadCoefficients], channels: Int, inputGain: Double = 1) {
         precondition((1...Self.maxChannels).contains(channels), "BiquadCascade supports 1...8 channels")
         self.channels = channels
         self.designs = stages
+        self.inputGain = inputGain
+        inputGainQ58 = BiquadFixedCoefficients.quantize(inputGain)
+        hasInputGain = inputGain != 1
         let stageCapacity = Swift.max(stages.count, 1)
         coefficients = .allocate(capacity: stageCapacity)
         for (index, stage) in stages.enumerated() {
@@ -84,7 +94,7 @@ public final class BiquadCascade {
     /// Filters `frames` interleaved frames in place.
     public func process(_ samples: UnsafeMutablePointer<Fixed824>, frames: Int) {
         let stageCount = designs.count
-        guard stageCount > 0, frames > 0 else { return }
+        guard stageCount > 0 || hasInputGain, frames > 0 else { return }
         let channels = self.channels
         let scratch = self.scratch
         var block = samples
@@ -92,8 +102,15 @@ public final class BiquadCascade {
         while remaining > 0 {
             let n = Swift.min(remaining, Self.blockFrames)
             let count = n &* channels
-            for i in 0..<count {
-                scratch[i] = Int64(block[i].raw) &<< (Self.wideFractionBits - Fixed824.fractionBits)
+            if hasInputGain {
+                let gain = inputGainQ58
+                for i in 0..<count {
+                    scratch[i] = Self.scale(Self.widen(block[i]), byQ58: gain)
+                }
+            } else {
+                for i in 0..<count {
+                    scratch[i] = Self.widen(block[i])
+                }
             }
             for stage in 0..<stageCount {
                 let c = coefficients[stage]
@@ -129,6 +146,12 @@ public final class BiquadCascade {
             block += count
             remaining &-= n
         }
+    }
+
+    /// 8.24 to Q15.48 (exact).
+    @inline(__always)
+    static func widen(_ sample: Fixed824) -> Int64 {
+        Int64(sample.raw) &<< (wideFractionBits - Fixed824.fractionBits)
     }
 
     /// Q15.48 to 8.24: round half up, saturate.

@@ -9,14 +9,16 @@ public enum ResponseMeasurement {
     /// Residual transient, relative to the start, that the settling time waits for.
     static let settleTolerance = 1e-7
 
-    /// The gain in dB of `stages` (as a mono `BiquadCascade`) at each of `frequencies`.
+    /// The gain in dB of `stages` with `inputGain` in front (as a mono `BiquadCascade`) at each of
+    /// `frequencies`.
     ///
     /// `amplitude` is the test sine's peak level (full scale is 1.0); keep `amplitude × peak gain` under 128.
     /// The input's own fitted amplitude is the reference, so quantizing the sine to 8.24 cancels out.
     public static func magnitudeDB(
-        of stages: [BiquadCoefficients], sampleRate: Double, at frequencies: [Double], amplitude: Double = 0.25
+        of stages: [BiquadCoefficients], inputGain: Double = 1, sampleRate: Double, at frequencies: [Double],
+        amplitude: Double = 0.25
     ) -> [Double] {
-        let cascade = BiquadCascade(stages: stages, channels: 1)
+        let cascade = BiquadCascade(stages: stages, channels: 1, inputGain: inputGain)
         let settle = settleFrames(for: stages, sampleRate: sampleRate)
         let chunk = 4096
         let buffer = UnsafeMutableBufferPointer<Fixed824>.allocate(capacity: chunk)
@@ -53,6 +55,12 @@ public enum ResponseMeasurement {
             results.append(Decibels.decibels(outputFit.amplitude / inputFit.amplitude))
         }
         return results
+    }
+
+    /// The response of `design` as the equalizer runs it.
+    public static func magnitudeDB(of design: EQDesign, at frequencies: [Double], amplitude: Double = 0.25) -> [Double] {
+        magnitudeDB(of: design.stages, inputGain: design.precutGain, sampleRate: design.sampleRate, at: frequencies,
+                    amplitude: amplitude)
     }
 
     /// Frames until the slowest pole has decayed to `settleTolerance`, at least 1024, at most 20 s.

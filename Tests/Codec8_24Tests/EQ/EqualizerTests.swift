@@ -88,8 +88,8 @@ struct EqualizerTests {
         let input = Self.programme(frames: frames)
         let old = Self.run(input, from: from, to: nil, switchFrame: frames)
         let new = Self.run(input, from: to, to: nil, switchFrame: frames)
-        let oldCascade = BiquadCascade(stages: from.design(sampleRate: Self.rate).cascadeStages, channels: 2)
-        let newCascade = BiquadCascade(stages: to.design(sampleRate: Self.rate).cascadeStages, channels: 2)
+        let oldCascade = from.design(sampleRate: Self.rate).makeCascade(channels: 2)
+        let newCascade = to.design(sampleRate: Self.rate).makeCascade(channels: 2)
         var abrupt = input
         abrupt.withUnsafeMutableBufferPointer { b in
             oldCascade.process(b.baseAddress!, frames: switchFrame)

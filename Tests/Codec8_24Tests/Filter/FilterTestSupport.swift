@@ -42,6 +42,13 @@ func runFixed(_ stages: [BiquadCoefficients], _ input: [Fixed824], channels: Int
     return samples
 }
 
+/// Runs `input` (interleaved) through `cascade` in one call.
+func run(_ cascade: BiquadCascade, _ input: [Fixed824]) -> [Fixed824] {
+    var samples = input
+    samples.withUnsafeMutableBufferPointer { cascade.process($0) }
+    return samples
+}
+
 /// Noise (uniform, `amplitude` peak) quantized to 8.24.
 func noise(count: Int, amplitude: Double, seed: UInt64) -> [Fixed824] {
     var random = SplitMix64(seed: seed)
