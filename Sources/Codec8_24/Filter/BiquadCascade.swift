@@ -112,32 +112,14 @@ public final class BiquadCascade {
                     scratch[i] = Self.widen(block[i])
                 }
             }
-            for stage in 0..<stageCount {
-                let c = coefficients[stage]
-                let stageStates = states + stage &* channels
-                var channel = 0
-                if c.isBell {
-                    while channel &+ 1 < channels {
-                        BiquadKernel.runBellPair(
-                            scratch + channel, frames: n, stride: channels, c,
-                            &stageStates[channel], &stageStates[channel &+ 1])
-                        channel &+= 2
-                    }
-                    if channel < channels {
-                        BiquadKernel.runBellSingle(
-                            scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
-                    }
+            var stage = 0
+            while stage < stageCount {
+                if stage &+ 1 < stageCount, coefficients[stage].isBell, coefficients[stage &+ 1].isBell {
+                    runBellTwoStages(stage, frames: n)
+                    stage &+= 2
                 } else {
-                    while channel &+ 1 < channels {
-                        BiquadKernel.runPair(
-                            scratch + channel, frames: n, stride: channels, c,
-                            &stageStates[channel], &stageStates[channel &+ 1])
-                        channel &+= 2
-                    }
-                    if channel < channels {
-                        BiquadKernel.runSingle(
-                            scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
-                    }
+                    runStage(stage, frames: n)
+                    stage &+= 1
                 }
             }
             for i in 0..<count {
@@ -145,6 +127,55 @@ public final class BiquadCascade {
             }
             block += count
             remaining &-= n
+        }
+    }
+
+    /// One stage over the `frames` frames in `scratch`, every channel.
+    @inline(__always)
+    func runStage(_ stage: Int, frames n: Int) {
+        let channels = self.channels
+        let c = coefficients[stage]
+        let stageStates = states + stage &* channels
+        var channel = 0
+        if c.isBell {
+            while channel &+ 1 < channels {
+                BiquadKernel.runBellPair(
+                    scratch + channel, frames: n, stride: channels, c,
+                    &stageStates[channel], &stageStates[channel &+ 1])
+                channel &+= 2
+            }
+            if channel < channels {
+                BiquadKernel.runBellSingle(scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
+            }
+        } else {
+            while channel &+ 1 < channels {
+                BiquadKernel.runPair(
+                    scratch + channel, frames: n, stride: channels, c,
+                    &stageStates[channel], &stageStates[channel &+ 1])
+                channel &+= 2
+            }
+            if channel < channels {
+                BiquadKernel.runSingle(scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
+            }
+        }
+    }
+
+    /// Two consecutive bell stages in one skewed pass (`BiquadKernel+TwoStage`), every channel.
+    @inline(__always)
+    func runBellTwoStages(_ stage: Int, frames n: Int) {
+        let channels = self.channels
+        let ca = coefficients[stage], cb = coefficients[stage &+ 1]
+        let a = states + stage &* channels
+        let b = a + channels
+        var channel = 0
+        while channel &+ 1 < channels {
+            BiquadKernel.runBellTwoStagesPair(
+                scratch + channel, frames: n, stride: channels, ca, cb,
+                &a[channel], &a[channel &+ 1], &b[channel], &b[channel &+ 1])
+            channel &+= 2
+        }
+        if channel < channels {
+            BiquadKernel.runBellTwoStagesSingle(scratch + channel, frames: n, stride: channels, ca, cb, &a[channel], &b[channel])
         }
     }
 
