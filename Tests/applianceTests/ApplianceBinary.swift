@@ -2,9 +2,10 @@ import Foundation
 
 /// Runs the built `appliance` executable as a user would, and captures what it prints.
 ///
-/// The binary is looked up, in order: `$APPLIANCE_BINARY`; next to the running test bundle (SwiftPM puts
+/// The binary is looked up, in order: `$APPLIANCE_BINARY`; next to the running test executable (SwiftPM puts
 /// `appliance` and the `.xctest` in the same products directory, for `swift test` on the host and for a
-/// cross-built test run alike); the directory of `Bundle.main`.
+/// cross-built test run under qemu alike), found through `/proc/self/exe` and then `argv[0]`.
+/// (Only plain file APIs: `Bundle` lookups crash in swift-corelibs-foundation 6.0.3 under a bare environment.)
 enum ApplianceBinary {
     struct Result {
         let status: Int32
@@ -18,17 +19,13 @@ enum ApplianceBinary {
         if let path = ProcessInfo.processInfo.environment["APPLIANCE_BINARY"], fileManager.isExecutableFile(atPath: path) {
             return URL(fileURLWithPath: path)
         }
-        var directories: [URL] = []
-        if let executable = Bundle.main.executableURL { directories.append(executable.deletingLastPathComponent()) }
-        directories.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        directories.append(Bundle.main.bundleURL)
-        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("appliance")
-            if fileManager.isExecutableFile(atPath: candidate.path) { return candidate }
+        var executables: [String] = []
+        if let exe = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") { executables.append(exe) }
+        if let first = CommandLine.arguments.first { executables.append(first) }
+        for executable in executables {
+            guard let slash = executable.lastIndex(of: "/") else { continue }
+            let candidate = String(executable[..<slash]) + "/appliance"
+            if fileManager.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
         }
         return nil
     }()

@@ -79,7 +79,7 @@ struct EQCommandTests {
     }
 
     @Test func svgIsWrittenAtomicallyAndIsValid() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("eq-svg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appliance-eq-svg-test-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("rock.svg").path

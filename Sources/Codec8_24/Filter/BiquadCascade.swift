@@ -1,9 +1,9 @@
 /// A cascade of Direct Form I biquads running on interleaved 8.24 audio of 1...8 channels, in place.
 ///
-/// An optional input gain (an EQ's pre-cut) is applied as the samples enter. Each stage has its own state
-/// per channel. Samples enter the cascade widened to Q15.48 (`Int64`), pass
-/// every stage at that precision (see `BiquadKernel` for the arithmetic) and are rounded and saturated back
-/// to 8.24 once, at the end; so the whole cascade adds about half an LSB of rounding, not one per stage.
+/// Each stage has its own state per channel. Samples enter the cascade widened to Q15.48 (`Int64`), times an
+/// optional input gain (an EQ's pre-cut), pass every stage at that precision (see `BiquadKernel` for the
+/// arithmetic) and are rounded and saturated back to 8.24 once, at the end; so the whole cascade adds about
+/// half an LSB of rounding, not one per stage.
 ///
 /// All memory (coefficients, state, a block-sized scratch buffer) is allocated at init; `process`
 /// allocates nothing, takes no locks and makes no calls through existentials or closures. The work is done
@@ -22,7 +22,7 @@ public final class BiquadCascade {
     /// The designs this cascade realises, in order.
     public let designs: [BiquadCoefficients]
     /// Number of stages.
-    public var stageCount: Int { designs.count }
+    public let stageCount: Int
     /// The linear gain applied in front of the first stage.
     public let inputGain: Double
 
@@ -41,6 +41,7 @@ public final class BiquadCascade {
         precondition((1...Self.maxChannels).contains(channels), "BiquadCascade supports 1...8 channels")
         self.channels = channels
         self.designs = stages
+        stageCount = stages.count
         self.inputGain = inputGain
         inputGainQ58 = BiquadFixedCoefficients.quantize(inputGain)
         hasInputGain = inputGain != 1
@@ -66,16 +67,10 @@ public final class BiquadCascade {
         states.update(repeating: .zero, count: Swift.max(stageCount, 1) * channels)
     }
 
-    /// The state of `stage` for `channel`.
+    /// The state of `stage` for `channel`, as the kernel keeps it (a bell stage keeps `e = y - x` in `y1`, `y2`).
     public func state(stage: Int, channel: Int) -> BiquadState {
         precondition(stage < stageCount && channel < channels)
         return states[stage * channels + channel]
-    }
-
-    /// Replaces the state of `stage` for `channel` (used to hand history over when presets switch).
-    public func setState(_ state: BiquadState, stage: Int, channel: Int) {
-        precondition(stage < stageCount && channel < channels)
-        states[stage * channels + channel] = state
     }
 
     /// The quantized coefficients of `stage`.
@@ -93,7 +88,7 @@ public final class BiquadCascade {
 
     /// Filters `frames` interleaved frames in place.
     public func process(_ samples: UnsafeMutablePointer<Fixed824>, frames: Int) {
-        let stageCount = designs.count
+        let stageCount = self.stageCount
         guard stageCount > 0 || hasInputGain, frames > 0 else { return }
         let channels = self.channels
         let scratch = self.scratch
