@@ -49,6 +49,7 @@ extension EQCommand {
         func run() throws {
             let sampleRate = try EQCommandError.parseSampleRate(rate)
             guard let preset = EQPreset.named(preset) else { throw EQCommandError.unknownPreset(self.preset) }
+            if let svg { try AtomicFile.checkWritable(svg) }
             let design = preset.design(sampleRate: sampleRate)
             let response = MeasuredResponse(design: design)
 

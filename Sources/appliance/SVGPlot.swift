@@ -11,7 +11,7 @@ struct SVGPlot {
     func render() -> String {
         let plotWidth = Self.width - Self.left - Self.right
         let plotHeight = Self.height - Self.top - Self.bottom
-        let low = min(response.gainsDB.min() ?? 0, 0), high = max(response.gainsDB.max() ?? 0, 0)
+        let low = min(response.gainsDB.min() ?? 0, -1), high = max(response.gainsDB.max() ?? 0, 1)
         let (dBBottom, dBTop, step) = TerminalChart.axis(low: low, high: high)
         func x(_ frequency: Double) -> Double { Self.left + MeasuredResponse.fraction(of: frequency) * plotWidth }
         func y(_ dB: Double) -> Double { Self.top + (dBTop - dB) / (dBTop - dBBottom) * plotHeight }

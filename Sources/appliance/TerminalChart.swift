@@ -10,7 +10,8 @@ struct TerminalChart {
         guard let low = response.gainsDB.min(), let high = response.gainsDB.max() else {
             return "(nothing to plot below the Nyquist frequency)"
         }
-        let (bottom, top, step) = Self.axis(low: min(low, 0), high: max(high, 0))
+        // At least -1...+1 dB, so a flat response still gets a readable axis.
+        let (bottom, top, step) = Self.axis(low: min(low, -1), high: max(high, 1))
         let rows = Int(((top - bottom) / step).rounded()) + 1
         // The row of each column's point (row 0 at the top), nil where nothing was measured.
         var rowOf = [Int?](repeating: nil, count: columns)
