@@ -1,2 +1,0 @@
-#include "CBaseline.h"
-int32_t c_baseline_identity(int32_t x) { return x; }
