@@ -6,6 +6,9 @@ import Foundation
 /// `appliance` and the `.xctest` in the same products directory, for `swift test` on the host and for a
 /// cross-built test run under qemu alike), found through `/proc/self/exe` and then `argv[0]`.
 /// (Only plain file APIs: `Bundle` lookups crash in swift-corelibs-foundation 6.0.3 under a bare environment.)
+///
+/// `$APPLIANCE_LAUNCHER`, when set, runs the binary: the aarch64 test run under qemu-user sets it to
+/// `qemu-aarch64-static`, because the kernel cannot start an aarch64 child by itself there.
 enum ApplianceBinary {
     struct Result {
         let status: Int32
@@ -33,8 +36,13 @@ enum ApplianceBinary {
     static func run(_ arguments: [String]) throws -> Result {
         guard let url else { throw LocateError() }
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let launcher = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"], !launcher.isEmpty {
+            process.executableURL = URL(fileURLWithPath: launcher)
+            process.arguments = [url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
