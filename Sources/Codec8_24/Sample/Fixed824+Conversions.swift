@@ -53,27 +53,22 @@ extension Fixed824 {
 
     /// Rounded to nearest (ties to even) and saturated to the 8.24 range; NaN becomes 0.
     @inlinable @inline(__always)
-    public init(_ value: Double) {
-        let scaled = (value * 16_777_216.0).rounded(.toNearestOrEven)
-        if scaled.isNaN {
-            raw = 0
-        } else {
-            raw = Int32(Swift.min(Swift.max(scaled, -2_147_483_648.0), 2_147_483_647.0))
-        }
-    }
+    public init(_ value: Double) { raw = Self.roundedSaturatedRaw(value * 16_777_216.0) }
 
     /// Rounded to nearest (ties to even) and saturated to the 8.24 range; NaN becomes 0.
     @inlinable @inline(__always)
-    public init(_ value: Float) {
-        // Float cannot hold Int32.max, so values at or beyond +2^31 saturate by comparison.
-        let scaled = (value * 16_777_216.0).rounded(.toNearestOrEven)
-        if scaled.isNaN {
-            raw = 0
-        } else if scaled >= 2_147_483_648.0 {
-            raw = .max
-        } else {
-            raw = Int32(Swift.max(scaled, -2_147_483_648.0))
-        }
+    public init(_ value: Float) { raw = Self.roundedSaturatedRaw(Double(value) * 16_777_216.0) }
+
+    /// `scaled` rounded to the nearest integer (ties to even) and clamped to `Int32`; NaN gives 0.
+    ///
+    /// Branch- and trap-free so buffer conversions vectorize: after clamping, adding 1.5·2⁵² leaves the rounded
+    /// integer in the low 32 bits of the double's bit pattern (the FPU's round-to-nearest-even does the
+    /// rounding, the same on x86_64 and aarch64). `Int32(_: Double)` would check its range on every sample.
+    @inlinable @inline(__always)
+    static func roundedSaturatedRaw(_ scaled: Double) -> Int32 {
+        let clamped = Swift.min(Swift.max(scaled, -2_147_483_648.0), 2_147_483_647.0)
+        let safe = clamped.isNaN ? 0 : clamped
+        return Int32(truncatingIfNeeded: (safe + 6_755_399_441_055_744.0).bitPattern)
     }
 
     /// The exact value as a `Double`.
