@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The appliance's command line: the daemon and console come later; today it shows the DSP at work.
 @main
@@ -8,4 +9,29 @@ struct Appliance: ParsableCommand {
         abstract: "Firmware for headless audio appliances on Raspberry Pi-class boards with an I2S codec HAT.",
         subcommands: [EQCommand.self]
     )
+
+    /// Runs the command; a mistake gets one line on stderr (what is wrong, and where to look) and a non-zero
+    /// exit status. `--help` still prints the full help.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data("appliance: \(oneLine(for: error))\n".utf8))
+            Foundation.exit(status.rawValue)
+        }
+    }
+
+    /// ArgumentParser's message cut to its first line, with the help command its usage text points to.
+    static func oneLine(for error: Error) -> String {
+        let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        let full = fullMessage(for: error)
+        guard let see = full.range(of: "See '"), let end = full[see.upperBound...].range(of: "'") else { return message }
+        return "\(message) (see '\(full[see.upperBound..<end.lowerBound])')"
+    }
 }

@@ -1,7 +1,7 @@
 import Codec8_24
 
 /// What `appliance eq` reports when it cannot do what was asked: one line, naming the problem.
-/// ArgumentParser prints it as `Error: <description>` on stderr and exits with status 1.
+/// `Appliance.main` prints it as `appliance: <description>` on stderr and exits with status 1.
 enum EQCommandError: Error, CustomStringConvertible {
     case unknownPreset(String)
     case invalidSampleRate(String)

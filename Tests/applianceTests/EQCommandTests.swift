@@ -128,3 +128,29 @@ struct EQCommandTests {
         #expect(result.stderr.contains("cannot write SVG to '\(path)'"))
     }
 }
+
+/// Mistakes in the command line itself (ArgumentParser's usage errors) get one line too, never the usage dump.
+@Suite("appliance usage errors")
+struct UsageErrorTests {
+    @Test(arguments: [
+        (["eq", "show"], "Missing expected argument", "appliance eq show --help"),
+        (["eq", "show", "rock", "--bogus"], "Unknown option '--bogus'", "appliance eq show --help"),
+        (["eq", "frob"], "Unexpected argument 'frob'", "appliance eq --help"),
+        (["--nope"], "Unknown option '--nope'", "appliance --help"),
+    ])
+    func usageErrorIsOneLine(arguments: [String], problem: String, help: String) throws {
+        let result = try ApplianceBinary.run(arguments)
+        #expect(result.status == 64)          // EX_USAGE
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("appliance: \(problem)"))
+        #expect(result.stderr.contains("(see '\(help)')"))
+    }
+
+    @Test func helpStillPrintsInFull() throws {
+        let result = try ApplianceBinary.run(["eq", "show", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: appliance eq show <preset>"))
+        #expect(result.stderr.isEmpty)
+    }
+}
