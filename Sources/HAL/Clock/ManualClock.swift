@@ -1,13 +1,19 @@
 /// A clock that moves only when told to: the simulated twins and every timing test run on it, so a test of
 /// a 30 ms debounce takes no 30 ms and gives the same answer every time.
 ///
-/// `sleep(until:)` blocks until another thread advances the clock past the deadline (as a real sleep would
-/// wait for real time); single-threaded code advances the clock itself instead of sleeping.
+/// Two ways to sleep: by default `sleep(until:)` blocks until another thread advances the clock past the
+/// deadline, as a real sleep waits for real time. With `skipsSleeps`, a sleep jumps the clock straight to its
+/// deadline instead: for twins driven from one thread, where a retry delay should cost no real time yet still
+/// show on the clock (a test can check how long the retries took).
 public final class ManualClock: MonotonicClock, @unchecked Sendable {
     private let condition = Condition()
     private var time: Timestamp   // guarded by `condition`
+    public let skipsSleeps: Bool
 
-    public init(start: Timestamp = .zero) { time = start }
+    public init(start: Timestamp = .zero, skipsSleeps: Bool = false) {
+        time = start
+        self.skipsSleeps = skipsSleeps
+    }
 
     public var now: Timestamp { condition.locked { time } }
 
@@ -23,6 +29,10 @@ public final class ManualClock: MonotonicClock, @unchecked Sendable {
     }
 
     public func sleep(until deadline: Timestamp) {
-        condition.wait { time >= deadline }
+        if skipsSleeps {
+            advance(to: deadline)
+        } else {
+            condition.wait { time >= deadline }
+        }
     }
 }

@@ -43,7 +43,7 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
         target = I2CTarget(bus: bus, address: address)
         self.layout = layout
         self.registerMap = registerMap
-        self.retry = retry ?? I2CRetryPolicy(clock: SkippingClock())
+        self.retry = retry ?? I2CRetryPolicy(clock: ManualClock(skipsSleeps: true))
         engine = RegisterTransferEngine(target: target, layout: layout, retry: self.retry)
         registers = registerMap?.resetValues ?? [:]
     }

@@ -50,3 +50,14 @@ extension Thread {
         return finished
     }
 }
+
+@Suite("Clocks, skipping sleeps")
+struct SkippingClockTests {
+    @Test func aSleepJumpsToItsDeadline() {
+        let clock = ManualClock(start: Timestamp(nanoseconds: 100), skipsSleeps: true)
+        clock.sleep(for: .milliseconds(2))
+        #expect(clock.now.nanoseconds == 2_000_100)
+        clock.sleep(until: Timestamp(nanoseconds: 50))   // already past: no change
+        #expect(clock.now.nanoseconds == 2_000_100)
+    }
+}

@@ -56,7 +56,7 @@ struct I2CRegisterBusTests {
         let descriptor = open("/dev/null", O_RDWR)
         try #require(descriptor >= 0)
         let target = I2CTarget(bus: 1, address: try I2CAddress(0x1a))
-        let clock = SkippingClock()
+        let clock = ManualClock(skipsSleeps: true)
         for layout in RegisterLayout.allCases {
             let bus = I2CRegisterBus(adopting: dup(descriptor), target: target, layout: layout,
                                      retry: I2CRetryPolicy(attempts: 3, delay: .seconds(1), clock: clock))

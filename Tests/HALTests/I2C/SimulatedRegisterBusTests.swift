@@ -161,7 +161,7 @@ struct SimulatedRegisterBusTests {
     }
 
     @Test func registerFailuresCountDownAndPermanentErrorsAreNotRetried() throws {
-        let clock = SkippingClock()
+        let clock = ManualClock(skipsSleeps: true)
         let bus = SimulatedRegisterBus(address: try I2CAddress(0x20), layout: .reg8Value8,
                                        retry: I2CRetryPolicy(attempts: 4, delay: .milliseconds(5), clock: clock))
         bus.failTransfers(to: 0x10, count: 3, with: .io)
