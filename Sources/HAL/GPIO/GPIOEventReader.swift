@@ -4,6 +4,17 @@ import Glibc
 import Musl
 #endif
 
+/// Something whose descriptor becomes readable when edge events are queued: a line request (or, in tests,
+/// a pipe standing in for one).
+protocol GPIOEventSource: AnyObject {
+    /// Reads the queued events (called on the reader thread once poll says so). Returns the count, or -1
+    /// if the source is finished.
+    func readEvents(into events: UnsafeMutablePointer<GPIOEdgeEvent>) -> Int
+}
+
+/// Events read per wake-up (the kernel queues 16 per line by default).
+let gpioEventBatch = 16
+
 /// The thread that reads edge events off the kernel, away from the control path and never near audio.
 ///
 /// Threading: one thread per `LinuxGPIO`, started with the first edge-detecting request and ended when the
@@ -18,7 +29,7 @@ final class GPIOEventReader: @unchecked Sendable {
     struct Entry {
         let fd: Int32
         /// Weak, so a request nobody releases still goes away; its deinit unregisters it.
-        weak var source: LinuxGPIORequest?
+        weak var source: (any GPIOEventSource)?
         let key: ObjectIdentifier
         let handler: GPIOEdgeHandler
     }
@@ -50,7 +61,7 @@ final class GPIOEventReader: @unchecked Sendable {
     }
 
     /// Starts delivering `source`'s events to `handler`. Returns false if no thread could be started.
-    func add(_ source: LinuxGPIORequest, fd: Int32, handler: @escaping GPIOEdgeHandler) -> Bool {
+    func add(_ source: any GPIOEventSource, fd: Int32, handler: @escaping GPIOEdgeHandler) -> Bool {
         condition.locked {
             entries[ObjectIdentifier(source)] = Entry(fd: fd, source: source, key: ObjectIdentifier(source), handler: handler)
             generation += 1
@@ -65,7 +76,7 @@ final class GPIOEventReader: @unchecked Sendable {
     }
 
     /// Stops delivering `source`'s events; on return the thread no longer touches it.
-    func remove(_ source: LinuxGPIORequest) {
+    func remove(_ source: any GPIOEventSource) {
         var target = 0
         var wait = false
         condition.broadcast {
@@ -79,6 +90,9 @@ final class GPIOEventReader: @unchecked Sendable {
         if wait { condition.wait { acknowledged >= target || !running } }
     }
 
+    /// Whether the thread is running (for tests: it ends with the last source).
+    var isRunning: Bool { condition.locked { running } }
+
     private func poke() {
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
@@ -89,7 +103,7 @@ final class GPIOEventReader: @unchecked Sendable {
     }
 
     private func loop() {
-        let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: LinuxGPIORequest.eventBatch)
+        let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: gpioEventBatch)
         defer { events.deallocate() }
         var pollfds: [pollfd] = []
         var current: [Entry] = []

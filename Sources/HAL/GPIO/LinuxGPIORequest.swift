@@ -6,10 +6,7 @@ import Musl
 #endif
 
 /// One requested line on the real backend. Released by `release()` or when the last reference goes.
-final class LinuxGPIORequest: GPIOInputLine, GPIOOutputLine, @unchecked Sendable {
-    /// Events taken from the kernel per read (the kernel queues 16 per line by default).
-    static let eventBatch = 16
-
+final class LinuxGPIORequest: GPIOInputLine, GPIOOutputLine, GPIOEventSource, @unchecked Sendable {
     let id: GPIOLineID
     let name: String?
     private let chip: LinuxGPIOChip
@@ -23,7 +20,7 @@ final class LinuxGPIORequest: GPIOInputLine, GPIOOutputLine, @unchecked Sendable
         self.id = GPIOLineID(chip: chip.info.name, offset: offset)
         self.name = chip.lineInfo(offset)?.name
         self.request = request
-        buffer = .allocate(capacity: Self.eventBatch)
+        buffer = .allocate(capacity: gpioEventBatch)
     }
 
     deinit {
@@ -52,7 +49,7 @@ final class LinuxGPIORequest: GPIOInputLine, GPIOOutputLine, @unchecked Sendable
     func readEvents(into events: UnsafeMutablePointer<GPIOEdgeEvent>) -> Int {
         lock.locked {
             guard let request else { return -1 }
-            let count = Int(appliance_gpio_read_events(request, buffer, UInt32(Self.eventBatch)))
+            let count = Int(appliance_gpio_read_events(request, buffer, UInt32(gpioEventBatch)))
             for i in 0..<max(count, 0) {
                 let raw = buffer[i]
                 events[i] = GPIOEdgeEvent(line: GPIOLineID(chip: id.chip, offset: Int(raw.offset)),
