@@ -1,0 +1,186 @@
+/// How one debounced input is requested and filtered.
+public struct DebouncedLineConfig: Hashable, Sendable {
+    /// How long a level must hold before it counts: 5 ms for clean switches, 20–50 ms for cheap buttons.
+    public var debounce: Duration
+    /// A button to ground reads active when low.
+    public var activeLow: Bool
+    public var bias: GPIOBias
+    public var consumer: String
+
+    public init(debounce: Duration = .milliseconds(20), activeLow: Bool = false, bias: GPIOBias = .asIs,
+                consumer: String = GPIOInputConfig.defaultConsumer) {
+        self.debounce = debounce
+        self.activeLow = activeLow
+        self.bias = bias
+        self.consumer = consumer
+    }
+}
+
+/// Debounces any number of input lines, each with its own debounce time, and reports level changes in order.
+///
+/// Edges come in through `handle` (from a GPIO backend's edge handler, on its event thread). A pending level
+/// is reported when an edge shows it had already held long enough, or when `settle` runs at or after its
+/// deadline: either call `settle()` yourself when `nextDeadline` passes (a control loop; tests with a
+/// `ManualClock`), or `startTimer()` for a thread that does it.
+///
+/// `onChange` runs on whichever thread made the change visible (the event thread, the timer thread, or the
+/// caller of `settle`), one call at a time and in order; a call into this object from `onChange` is fine (it
+/// is queued and delivered after the current one). Keep `onChange` short: hand the change to a queue.
+public final class DebouncedInputs: @unchecked Sendable {
+    public let clock: any MonotonicClock
+    private let onChange: @Sendable (DebouncedChange) -> Void
+    private let condition = Condition()
+    // Guarded by `condition`:
+    private var debouncers: [GPIOLineID: Debouncer] = [:]
+    private var early: [GPIOLineID: [GPIOEdgeEvent]] = [:]   // edges of a line requested but not yet added
+    private var outbox: [DebouncedChange] = []
+    private var delivering = false
+    private var timerRunning = false
+    private var timerStopping = false
+
+    public init(clock: any MonotonicClock, onChange: @escaping @Sendable (DebouncedChange) -> Void) {
+        self.clock = clock
+        self.onChange = onChange
+    }
+
+    /// Requests `line` with edge events on both edges, reads its level, and debounces it from now on.
+    /// The returned line must be kept (releasing it stops its events); remove it here with `remove`.
+    public func request(_ line: GPIOLineSelector, on chip: GPIOChipSelector, from gpio: any GPIOController,
+                        _ config: DebouncedLineConfig) throws(GPIOError) -> any GPIOInputLine {
+        let input = GPIOInputConfig(bias: config.bias, activeLow: config.activeLow, edges: .both,
+                                    consumer: config.consumer)
+        let requested = try gpio.requestInput(line, on: chip, input) { [weak self] in self?.handle($0) }
+        let level = try requested.value()
+        add(requested.id, debounce: config.debounce, level: level)
+        return requested
+    }
+
+    /// Starts debouncing a line whose current logical level is `level`. Edges that arrived for it before
+    /// (between its request and now) are replayed.
+    public func add(_ line: GPIOLineID, debounce: Duration, level: Bool) {
+        condition.broadcast {
+            var debouncer = Debouncer(line: line, time: debounce, level: level)
+            for event in early.removeValue(forKey: line) ?? [] {
+                if let change = debouncer.edge(to: event.edge.level, at: event.timestamp) { outbox.append(change) }
+            }
+            debouncers[line] = debouncer
+        }
+        drain()
+    }
+
+    public func remove(_ line: GPIOLineID) {
+        condition.broadcast {
+            debouncers[line] = nil
+            early[line] = nil
+        }
+    }
+
+    /// The debounced level of a line, or nil if it is not debounced here.
+    public func level(of line: GPIOLineID) -> Bool? {
+        condition.locked { debouncers[line]?.level }
+    }
+
+    /// The earliest time a pending level will be reported, or nil when every line is stable.
+    public var nextDeadline: Timestamp? {
+        condition.locked { debouncers.values.compactMap(\.deadline).min() }
+    }
+
+    /// Takes in one raw edge (any thread).
+    public func handle(_ event: GPIOEdgeEvent) {
+        condition.broadcast {
+            guard var debouncer = debouncers[event.line] else {
+                // Requested but not yet added: keep a few edges to replay (a burst is all that matters).
+                var kept = early[event.line] ?? []
+                if kept.count >= 64 { kept.removeFirst() }
+                kept.append(event)
+                early[event.line] = kept
+                return
+            }
+            if let change = debouncer.edge(to: event.edge.level, at: event.timestamp) { outbox.append(change) }
+            // A zero debounce time reports at once.
+            if let change = debouncer.settle(at: event.timestamp) { outbox.append(change) }
+            debouncers[event.line] = debouncer
+        }
+        drain()
+    }
+
+    /// Reports every pending level that has held long enough by the clock's current time.
+    public func settle() { settle(at: clock.now) }
+
+    /// Reports every pending level that has held long enough by `now`, in the order of their first edges.
+    public func settle(at now: Timestamp) {
+        condition.locked {
+            var changes: [DebouncedChange] = []
+            for (line, var debouncer) in debouncers where debouncer.deadline.map({ $0 <= now }) ?? false {
+                if let change = debouncer.settle(at: now) { changes.append(change) }
+                debouncers[line] = debouncer
+            }
+            outbox.append(contentsOf: changes.sorted { ($0.timestamp, $0.line.chip, $0.line.offset)
+                                                        < ($1.timestamp, $1.line.chip, $1.line.offset) })
+        }
+        drain()
+    }
+
+    /// Delivers queued changes one at a time, in order, outside the lock; only one thread delivers at once.
+    private func drain() {
+        while true {
+            let next: DebouncedChange? = condition.locked {
+                guard !delivering, !outbox.isEmpty else { return nil }
+                delivering = true
+                return outbox.removeFirst()
+            }
+            guard let next else { return }
+            onChange(next)
+            condition.locked { delivering = false }
+        }
+    }
+
+    // MARK: the timer thread
+
+    /// Starts a thread that settles pending levels at their deadlines on `clock`. It sleeps on the clock
+    /// while a level is pending (at most the shortest debounce time at a stretch, so a newer, earlier
+    /// deadline is never overslept) and waits without waking while every line is stable. It keeps this object
+    /// alive until `stopTimer()`.
+    public func startTimer() {
+        let start: Bool = condition.locked {
+            timerStopping = false
+            if timerRunning { return false }
+            timerRunning = true
+            return true
+        }
+        guard start else { return }
+        if !startGPIOThread({ [self] in timerLoop() }) {
+            condition.broadcast { timerRunning = false }
+        }
+    }
+
+    /// Asks the timer thread to end; it does so at its next wake-up.
+    public func stopTimer() {
+        condition.broadcast { timerStopping = true }
+    }
+
+    private func timerLoop() {
+        while true {
+            var wake: Timestamp?
+            condition.wait {
+                if timerStopping { return true }
+                let deadlines = debouncers.values.compactMap(\.deadline)
+                guard let earliest = deadlines.min() else { return false }
+                let step = debouncers.values.filter { $0.deadline != nil }.map(\.time).min() ?? .zero
+                wake = earliest
+                if step > .zero { wake = min(earliest, clock.now + step) }
+                return true
+            }
+            let stop: Bool = condition.locked {
+                if timerStopping {
+                    timerRunning = false
+                    timerStopping = false
+                }
+                return !timerRunning
+            }
+            if stop { return }
+            if let wake { clock.sleep(until: wake) }
+            settle()
+        }
+    }
+}

@@ -1,0 +1,311 @@
+/// GPIO lines without hardware: chips and lines whose levels a test (or the console) sets, on a `ManualClock`.
+///
+/// It behaves like a gpio-sim chip under the real backend: each line has a pull (pull-down until a request
+/// asks otherwise, as gpio-sim starts), an optional external drive (a button, a jack switch) that overrides
+/// the pull, and at most one request. Inputs read the logical level (active-low applied); edge events carry
+/// the clock's time; outputs drive the line and read back. Missing chips and lines, busy lines, inaccessible
+/// chips and chips without pull support fail with the same `GPIOError`s as `LinuxGPIO`.
+///
+/// Threading: edge handlers run synchronously on the thread that changes a level (`setLevel`, `press`,
+/// `advance`), after the simulator's lock is let go, in time order.
+public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
+    /// One simulated chip, named `gpiochipN` and found at `/dev/gpiochipN` by its position.
+    public struct Chip: Sendable {
+        public var label: String
+        public var lineCount: Int
+        public var lineNames: [Int: String]
+        /// False models a kernel before 5.5 or a controller without pulls: bias requests fail.
+        public var supportsBias: Bool
+        /// False models a /dev/gpiochipN the user may not open (EACCES).
+        public var accessible: Bool
+
+        public init(label: String, lineCount: Int, lineNames: [Int: String] = [:], supportsBias: Bool = true,
+                    accessible: Bool = true) {
+            self.label = label
+            self.lineCount = lineCount
+            self.lineNames = lineNames
+            self.supportsBias = supportsBias
+            self.accessible = accessible
+        }
+    }
+
+    /// A requested line's state, as the kernel would hold it.
+    struct Holder {
+        let request: ObjectIdentifier
+        let consumer: String
+        let activeLow: Bool
+        let edges: GPIOEdgeDetection
+        let handler: GPIOEdgeHandler?
+        /// For an output: the physical level it drives.
+        var drive: Bool?
+        /// The logical level last reported (for edge detection).
+        var lastLogical: Bool
+    }
+
+    struct Line {
+        var pull = false            // gpio-sim pulls down until told otherwise
+        var external: Bool?         // something outside drives the pin; nil: unconnected
+        var holder: Holder?
+
+        var physical: Bool { holder?.drive ?? external ?? pull }
+    }
+
+    struct Change {
+        let time: Timestamp
+        let order: Int
+        let line: GPIOLineID
+        let level: Bool?
+    }
+
+    public let clock: ManualClock
+    private let specs: [Chip]
+    private let infos: [GPIOChipInfo]
+    private let condition = Condition()
+    // Guarded by `condition`:
+    private var lines: [GPIOLineID: Line] = [:]
+    private var scheduled: [Change] = []
+    private var order = 0
+
+    public init(clock: ManualClock, chips: [Chip]) {
+        self.clock = clock
+        specs = chips
+        infos = chips.enumerated().map { index, chip in
+            GPIOChipInfo(path: "/dev/gpiochip\(index)", name: "gpiochip\(index)", label: chip.label,
+                         lineCount: chip.lineCount)
+        }
+    }
+
+    // MARK: GPIOController
+
+    public func chips() throws(GPIOError) -> [GPIOChipInfo] {
+        infos.indices.filter { specs[$0].accessible }.map { infos[$0] }
+    }
+
+    public func requestInput(_ line: GPIOLineSelector, on chip: GPIOChipSelector, _ config: GPIOInputConfig,
+                             onEdge: GPIOEdgeHandler?) throws(GPIOError) -> any GPIOInputLine {
+        let (index, offset) = try resolve(line, on: chip)
+        let id = GPIOLineID(chip: infos[index].name, offset: offset)
+        if config.bias != .asIs && !specs[index].supportsBias { throw .unsupportedBias(id, config.bias) }
+        let request = SimulatedGPIORequest(simulator: self, id: id, name: specs[index].lineNames[offset])
+        let edges = onEdge == nil ? GPIOEdgeDetection.none : config.edges
+        try condition.locked { () -> Result<Void, GPIOError> in
+            var state = lines[id] ?? Line()
+            if let holder = state.holder { return .failure(.lineBusy(id, consumer: holder.consumer)) }
+            switch config.bias {
+            case .pullUp: state.pull = true
+            case .pullDown: state.pull = false
+            case .asIs, .disabled: break      // gpio-sim keeps its last pull
+            }
+            state.holder = Holder(request: ObjectIdentifier(request), consumer: config.consumer,
+                                  activeLow: config.activeLow, edges: edges, handler: onEdge, drive: nil,
+                                  lastLogical: state.physical != config.activeLow)
+            lines[id] = state
+            return .success(())
+        }.get()
+        return request
+    }
+
+    public func requestOutput(_ line: GPIOLineSelector, on chip: GPIOChipSelector,
+                              _ config: GPIOOutputConfig) throws(GPIOError) -> any GPIOOutputLine {
+        let (index, offset) = try resolve(line, on: chip)
+        let id = GPIOLineID(chip: infos[index].name, offset: offset)
+        let request = SimulatedGPIORequest(simulator: self, id: id, name: specs[index].lineNames[offset])
+        try condition.locked { () -> Result<Void, GPIOError> in
+            var state = lines[id] ?? Line()
+            if let holder = state.holder { return .failure(.lineBusy(id, consumer: holder.consumer)) }
+            state.holder = Holder(request: ObjectIdentifier(request), consumer: config.consumer,
+                                  activeLow: config.activeLow, edges: .none, handler: nil,
+                                  drive: config.initialValue != config.activeLow, lastLogical: config.initialValue)
+            lines[id] = state
+            return .success(())
+        }.get()
+        return request
+    }
+
+    /// The chip index and line offset a request means, checked the way the kernel checks them.
+    private func resolve(_ line: GPIOLineSelector, on selector: GPIOChipSelector) throws(GPIOError) -> (Int, Int) {
+        guard let index = infos.firstIndex(where: selector.matches) else {
+            if case .label = selector, let denied = specs.indices.first(where: { !specs[$0].accessible }) {
+                throw .permissionDenied(path: infos[denied].path)   // it may be the one we cannot open
+            }
+            throw .chipNotFound(selector, available: try chips())
+        }
+        guard specs[index].accessible else { throw .permissionDenied(path: infos[index].path) }
+        switch line {
+        case .offset(let offset):
+            guard offset >= 0, offset < infos[index].lineCount else {
+                throw .lineOutOfRange(chip: infos[index], offset: offset)
+            }
+            return (index, offset)
+        case .name(let name):
+            guard let offset = specs[index].lineNames.filter({ $0.value == name }).keys.min() else {
+                throw .lineNotFound(chip: infos[index], name: name)
+            }
+            return (index, offset)
+        }
+    }
+
+    // MARK: the world outside the pins
+
+    /// Drives the pin from outside (`true` high, `false` low) or disconnects it (`nil`: the pull decides),
+    /// now. An input with edge detection gets an event if its logical level changes.
+    public func setLevel(_ line: GPIOLineID, to level: Bool?) {
+        deliver(condition.locked { apply(line, level: level) })
+    }
+
+    /// The pin's physical level: what an output drives, else the outside drive, else the pull.
+    public func level(_ line: GPIOLineID) -> Bool {
+        condition.locked { lines[line]?.physical ?? false }
+    }
+
+    /// The consumer name holding the line, or nil when it is free.
+    public func consumer(of line: GPIOLineID) -> String? {
+        condition.locked { lines[line]?.holder?.consumer }
+    }
+
+    /// Presses a button on the line: the pin goes to its active level now, then bounces, toggling at each of
+    /// `bounce` (offsets from now, increasing, an even number so the contact ends closed). "Active" follows
+    /// the request's active-low; an unrequested line is active-high.
+    public func press(_ line: GPIOLineID, bounce: [Duration] = []) { move(line, toActive: true, bounce: bounce) }
+
+    /// Lets go of the button: the pin goes inactive now, bouncing at the `bounce` offsets like `press`.
+    public func letGo(_ line: GPIOLineID, bounce: [Duration] = []) { move(line, toActive: false, bounce: bounce) }
+
+    /// Sets the outside drive at a future time; it happens when `advance` reaches it.
+    public func schedule(_ line: GPIOLineID, level: Bool?, at time: Timestamp) {
+        condition.locked { enqueue(line, level: level, at: time) }
+    }
+
+    /// Moves the clock forward by `duration`, applying scheduled changes at their times.
+    public func advance(by duration: Duration) { advance(to: clock.now + duration) }
+
+    /// Moves the clock forward to `deadline`, stopping at each scheduled change to apply it and deliver its
+    /// event with that time.
+    public func advance(to deadline: Timestamp) {
+        while true {
+            let next: Change? = condition.locked {
+                guard let first = scheduled.indices.min(by: { (scheduled[$0].time, scheduled[$0].order)
+                                                                < (scheduled[$1].time, scheduled[$1].order) }),
+                      scheduled[first].time <= deadline else { return nil }
+                return scheduled.remove(at: first)
+            }
+            guard let next else { break }
+            clock.advance(to: next.time)
+            deliver(condition.locked { apply(next.line, level: next.level) })
+        }
+        clock.advance(to: deadline)
+    }
+
+    private func move(_ line: GPIOLineID, toActive active: Bool, bounce: [Duration]) {
+        precondition(bounce.count % 2 == 0, "an even number of bounce toggles ends on the pressed level")
+        let now = clock.now
+        let events: [(GPIOEdgeHandler, GPIOEdgeEvent)] = condition.locked {
+            let activeLow = lines[line]?.holder?.activeLow ?? false
+            let high = active != activeLow
+            var level = high
+            for offset in bounce {
+                precondition(offset > .zero, "bounce offsets lie after the press")
+                level.toggle()
+                enqueue(line, level: level, at: now + offset)
+            }
+            return apply(line, level: high)
+        }
+        deliver(events)
+    }
+
+    private func enqueue(_ line: GPIOLineID, level: Bool?, at time: Timestamp) {
+        order += 1
+        scheduled.append(Change(time: time, order: order, line: line, level: level))
+    }
+
+    /// Sets the outside drive and returns the edge event it causes, if any (under the lock).
+    private func apply(_ line: GPIOLineID, level: Bool?) -> [(GPIOEdgeHandler, GPIOEdgeEvent)] {
+        var state = lines[line] ?? Line()
+        state.external = level
+        defer { lines[line] = state }
+        guard var holder = state.holder, holder.drive == nil else { return [] }
+        let logical = state.physical != holder.activeLow
+        guard logical != holder.lastLogical else { return [] }
+        holder.lastLogical = logical
+        state.holder = holder
+        let edge: GPIOEdge = logical ? .rising : .falling
+        guard let handler = holder.handler, holder.edges.includes(edge) else { return [] }
+        return [(handler, GPIOEdgeEvent(line: line, edge: edge, timestamp: clock.now))]
+    }
+
+    private func deliver(_ events: [(GPIOEdgeHandler, GPIOEdgeEvent)]) {
+        for (handler, event) in events { handler(event) }
+    }
+
+    // MARK: used by requests
+
+    func value(of line: GPIOLineID, for request: ObjectIdentifier) throws(GPIOError) -> Bool {
+        try condition.locked { () -> Result<Bool, GPIOError> in
+            guard let state = lines[line], let holder = state.holder, holder.request == request else {
+                return .failure(.released(line))
+            }
+            return .success(state.physical != holder.activeLow)
+        }.get()
+    }
+
+    func setValue(_ active: Bool, of line: GPIOLineID, for request: ObjectIdentifier) throws(GPIOError) {
+        try condition.locked { () -> Result<Void, GPIOError> in
+            guard var state = lines[line], var holder = state.holder, holder.request == request else {
+                return .failure(.released(line))
+            }
+            // Like the kernel: setting an input's value is refused.
+            guard holder.drive != nil else {
+                return .failure(.system(operation: "setting line \(line.offset)", device: "/dev/\(line.chip)",
+                                        .notPermitted))
+            }
+            holder.drive = active != holder.activeLow
+            holder.lastLogical = active
+            state.holder = holder
+            lines[line] = state
+            return .success(())
+        }.get()
+    }
+
+    func free(_ line: GPIOLineID, for request: ObjectIdentifier) {
+        condition.locked {
+            guard var state = lines[line], state.holder?.request == request else { return }
+            state.holder = nil
+            lines[line] = state
+        }
+    }
+}
+
+extension GPIOEdgeDetection {
+    /// Whether a request with this detection reports `edge`.
+    func includes(_ edge: GPIOEdge) -> Bool {
+        switch self {
+        case .none: false
+        case .rising: edge == .rising
+        case .falling: edge == .falling
+        case .both: true
+        }
+    }
+}
+
+/// A line requested from `SimulatedGPIO`.
+final class SimulatedGPIORequest: GPIOInputLine, GPIOOutputLine, @unchecked Sendable {
+    let id: GPIOLineID
+    let name: String?
+    private let simulator: SimulatedGPIO
+
+    init(simulator: SimulatedGPIO, id: GPIOLineID, name: String?) {
+        self.simulator = simulator
+        self.id = id
+        self.name = name
+    }
+
+    deinit { simulator.free(id, for: ObjectIdentifier(self)) }
+
+    func value() throws(GPIOError) -> Bool { try simulator.value(of: id, for: ObjectIdentifier(self)) }
+
+    func setValue(_ active: Bool) throws(GPIOError) {
+        try simulator.setValue(active, of: id, for: ObjectIdentifier(self))
+    }
+
+    func release() { simulator.free(id, for: ObjectIdentifier(self)) }
+}
