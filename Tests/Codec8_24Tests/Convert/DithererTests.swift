@@ -67,14 +67,17 @@ struct DithererTests {
         /// keeps the shaped noise's strong high band from leaking into the low bins.)
         func lowBandPower(_ e: [Double]) -> Double {
             let window = (0..<4096).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / 4096) }
+            let cosine = (0..<4096).map { cos(2 * Double.pi * Double($0) / 4096) }
+            let sine = (0..<4096).map { sin(2 * Double.pi * Double($0) / 4096) }
             var total = 0.0
             for start in stride(from: 0, to: e.count, by: 4096) {
+                let segment = (0..<4096).map { window[$0] * e[start + $0] }
                 for k in 2...64 {
                     var re = 0.0, im = 0.0
                     for n in 0..<4096 {
-                        let phase = 2 * Double.pi * Double(k * n) / 4096
-                        re += window[n] * e[start + n] * cos(phase)
-                        im -= window[n] * e[start + n] * sin(phase)
+                        let phase = (k * n) & 4095   // the twiddle table's index for e^(-2πi·kn/4096)
+                        re += segment[n] * cosine[phase]
+                        im -= segment[n] * sine[phase]
                     }
                     total += (re * re + im * im) / (4096 * 0.375)   // 0.375: the Hann window's power
                 }

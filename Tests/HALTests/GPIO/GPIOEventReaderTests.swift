@@ -107,7 +107,7 @@ struct GPIOEventReaderTests {
     @Test func theReaderDoesNotKeepASourceAlive() {
         let reader = GPIOEventReader()
         var source: PipeSource? = PipeSource(offset: 5)
-        weak var watched = source
+        weak let watched = source
         #expect(reader.add(source!, fd: source!.fd) { _ in })
         reader.remove(source!)
         source = nil
