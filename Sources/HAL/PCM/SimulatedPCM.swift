@@ -122,7 +122,12 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     // MARK: what the device played
 
     /// The frames the device has played so far, in device format (`.memory` and `.wavFile` only).
-    public var playedFrames: [UInt8] { locked { played } }
+    public var playedFrames: [UInt8] {
+        locked {
+            advance(to: clock.now)
+            return played
+        }
+    }
 
     /// Why the WAV recording could not be written at close, if it could not.
     public var recordingError: PCMError? { locked { closedRecordingError } }
@@ -164,6 +169,7 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     public func close() {
         let recording: [UInt8]? = locked {
             guard currentState != .closed else { return nil }
+            advance(to: clock.now)
             currentState = .closed
             hardware.release(direction)
             if case .wavFile = playback { return played }
