@@ -258,6 +258,11 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
         switch error {
         case .xrun:
             xruns.recordXrun(at: clock.now, frame: frame)
+            if direction == .capture {
+                // An overrun stops with the buffer full (stop threshold = buffer): those frames were
+                // captured and are lost to the prepare; count them so the position stays the device's.
+                streamFrames.wrappingAdd(Int64(parameters.bufferFrames), ordering: .relaxed)
+            }
             let result = snd_pcm_prepare(pcm)
             guard result == 0 else { throw failure("recover from an xrun", code: -result) }
         case .suspended:

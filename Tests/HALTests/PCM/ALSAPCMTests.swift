@@ -102,7 +102,7 @@ struct ALSAPCMTests {
 
     @Test func aRefusedFormatListsWhatIsOffered() throws {
         let config = try configuration()
-        let error = #expect(throws: PCMError.self) {
+        let error = pcmError {
             _ = try ALSAPCM(name: "linearonly", direction: .playback, configuration: request(.float32LE),
                             alsaConfiguration: config)
         }
@@ -122,7 +122,7 @@ struct ALSAPCMTests {
 
     @Test func refusedChannelsSayHowManyAreOffered() throws {
         let config = try configuration()
-        let error = #expect(throws: PCMError.self) {
+        let error = pcmError {
             _ = try ALSAPCM(name: "stereoonly", direction: .playback, configuration: request(.s16LE, channels: 6),
                             alsaConfiguration: config)
         }

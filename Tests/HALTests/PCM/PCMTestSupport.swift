@@ -1,5 +1,6 @@
 import Codec8_24
 import Foundation
+import Testing
 @testable import HAL
 
 /// A private temporary directory, removed when the value goes away.
@@ -47,4 +48,18 @@ func writeInChunks(_ device: any PCMDevice, _ bytes: [UInt8], chunks: [Int]) thr
         offset = end
     }
     return written
+}
+
+/// The `PCMError` that `body` throws, recorded as a test issue when it throws none (Swift Testing 6.0's
+/// `#expect(throws:)` does not return the error).
+func pcmError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> PCMError? {
+    do {
+        try body()
+        Issue.record("expected a PCMError, none was thrown", sourceLocation: sourceLocation)
+    } catch let error as PCMError {
+        return error
+    } catch {
+        Issue.record("expected a PCMError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
 }

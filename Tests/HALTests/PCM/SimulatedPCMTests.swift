@@ -64,7 +64,7 @@ struct SimulatedPCMTests {
     @Test func refusesAFormatWithTheRealBackendsShape() {
         var wanted = request()
         wanted.format = .float32LE
-        let error = #expect(throws: PCMError.self) { _ = try playback(wanted) }
+        let error = pcmError { _ = try playback(wanted) }
         guard case let .refused(name, direction, parameter, requested, offered) = error else {
             Issue.record("expected a refusal, got \(String(describing: error))")
             return
@@ -83,7 +83,7 @@ struct SimulatedPCMTests {
 
     @Test func secondOpenIsBusyAndNamesTheHolder() throws {
         let first = try playback()
-        let error = #expect(throws: PCMError.self) { _ = try playback() }
+        let error = pcmError { _ = try playback() }
         guard case let .busy(_, _, holders) = error else {
             Issue.record("expected busy, got \(String(describing: error))")
             return
@@ -261,7 +261,7 @@ struct SimulatedPCMTests {
         }
         #expect(try write(device, frames(480)[...]) == 480)      // once only
         device.inject(.unplug)
-        let error = #expect(throws: PCMError.self) { _ = try write(device, frames(480)[...]) }
+        let error = pcmError { _ = try write(device, frames(480)[...]) }
         #expect(error == .disconnected(name: "sim", direction: .playback))
         #expect(error?.errno == .noDevice)
         #expect(error?.description == "playback PCM 'sim' disconnected (ENODEV)")
@@ -295,7 +295,7 @@ struct SimulatedPCMTests {
                                          canPause: false)
         let other = try playback(on: fixed)
         #expect(try write(other, frames(1920)[...]) == 1920)
-        let error = #expect(throws: PCMError.self) { try other.pause() }
+        let error = pcmError { try other.pause() }
         #expect(error == .unsupported(name: "nopause", operation: "pause (no hardware pause)"))
         #expect(!other.canPause)
     }
