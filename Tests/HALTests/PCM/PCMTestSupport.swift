@@ -1,5 +1,6 @@
 import Codec8_24
 import Foundation
+import Synchronization
 import Testing
 @testable import HAL
 
@@ -62,4 +63,21 @@ func pcmError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () thro
         Issue.record("expected a PCMError, got \(error)", sourceLocation: sourceLocation)
     }
     return nil
+}
+
+/// A manual clock that counts how often a thread went to sleep on it, so a test can advance time
+/// exactly once per blocked wait of the thread under test.
+final class SleepCountingClock: MonotonicClock, @unchecked Sendable {
+    private let clock = ManualClock()
+    private let entries = Atomic<Int>(0)
+
+    var now: Timestamp { clock.now }
+    var sleeps: Int { entries.load(ordering: .sequentiallyConsistent) }
+
+    func advance(by duration: Duration) { clock.advance(by: duration) }
+
+    func sleep(until deadline: Timestamp) {
+        entries.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        clock.sleep(until: deadline)
+    }
 }

@@ -336,7 +336,9 @@ struct SimulatedPCMTests {
     }
 
     @Test func blockingWriterIsPacedByTheClock() throws {
-        let device = try playback(request(nonBlocking: false))
+        let pacing = SleepCountingClock()
+        let device = try SimulatedPCM(hardware: hardware, direction: .playback, configuration: request(nonBlocking: false),
+                                      clock: pacing)
         let data = frames(4800, seed: 13)
         let written = Atomic<Int>(-1)
         let writer = Thread {
@@ -346,9 +348,9 @@ struct SimulatedPCMTests {
         writer.start()
         var periods = 0
         while written.load(ordering: .sequentiallyConsistent) < 0 {
-            // Advance only once the writer has filled the buffer and sleeps: it never falls behind.
-            if device.state == .running, (try? device.available()) == 0 {
-                clock.advance(by: Self.period)
+            // One period per time the writer blocks on a full buffer: it never falls behind.
+            if pacing.sleeps > periods {
+                pacing.advance(by: Self.period)
                 periods += 1
             } else {
                 sched_yield()
