@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import HAL
+
+/// Drives the real alsa-lib through its `null` and `file` plugins, defined in a configuration built from
+/// text (no system configuration, no sound card): what is played must land in the file byte for byte.
+@Suite("ALSA PCM (alsa-lib null and file plugins)")
+struct ALSAPCMTests {
+    let directory = TemporaryDirectory()
+
+    /// The test PCMs: a file-backed playback and capture, a linear-only and a stereo-only device.
+    func configuration() throws -> ALSAConfiguration {
+        let text = """
+            pcm.null { type null }
+            pcm.testfile { type file; slave.pcm "null"; file "\(directory.file("out.raw"))"; format "raw" }
+            pcm.testinput { type file; slave.pcm "null"; file "\(directory.file("unused.raw"))"; \
+            infile "\(directory.file("in.raw"))"; format "raw" }
+            pcm.linearonly { type linear; slave { pcm "null"; format S16_LE } }
+            pcm.stereoonly {
+                type multi
+                slaves.a { pcm "null"; channels 2 }
+                bindings.0 { slave a; channel 0 }
+                bindings.1 { slave a; channel 1 }
+            }
+            """
+        return try ALSAConfiguration(text: text)
+    }
+
+    func request(_ format: PCMSampleFormat, channels: Int = 2) -> PCMConfiguration {
+        PCMConfiguration(format: format, rate: 48000, channels: channels, periodFrames: 256, periodCount: 4)
+    }
+
+    @Test(arguments: [PCMSampleFormat.s16LE, .s32LE, .s24LE, .float32LE])
+    func playedFramesLandInTheFileExactly(format: PCMSampleFormat) throws {
+        let config = try configuration()
+        let device = try ALSAPCM(name: "testfile", direction: .playback, configuration: request(format),
+                                 alsaConfiguration: config)
+        #expect(device.parameters.format == format)
+        #expect(device.parameters.rate == 48000)
+        #expect(device.parameters.channels == 2)
+        #expect(device.parameters.periodFrames == 256)
+        #expect(device.parameters.bufferFrames == 1024)
+        #expect(device.parameters.latency == .nanoseconds(21_333_333))
+        let frames = 3000
+        let bytes = seededBytes(frames * device.parameters.bytesPerFrame, seed: 0x5eed + UInt64(format.bytesPerSample))
+        let chunks = seededChunks(total: frames, maxChunk: 700, seed: 7)
+        #expect(try writeInChunks(device, bytes, chunks: chunks) == frames)
+        try device.drain()
+        #expect(try device.framePosition() == Int64(frames))
+        #expect(device.xruns.count == 0)
+        device.close()
+        #expect(device.state == .closed)
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("out.raw"))))
+        #expect(file.count == bytes.count)
+        #expect(file == bytes)
+    }
+
+    @Test func typedSamplesAreWrittenAsTheyAre() throws {
+        let config = try configuration()
+        let device = try ALSAPCM(name: "testfile", direction: .playback, configuration: request(.s16LE),
+                                 alsaConfiguration: config)
+        let samples: [Int16] = (0..<512).map { Int16(truncatingIfNeeded: $0 &* 131 &- 20000) }
+        #expect(try samples.withUnsafeBufferPointer { try device.write($0) } == 256)
+        device.close()
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("out.raw"))))
+        let expected = samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        #expect(file == expected)
+    }
+
+    @Test func captureReadsTheInputFileExactly() throws {
+        let frames = 2048
+        let bytes = seededBytes(frames * 4, seed: 99)
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.file("in.raw")))
+        let config = try configuration()
+        let device = try ALSAPCM(name: "testinput", direction: .capture, configuration: request(.s16LE),
+                                 alsaConfiguration: config)
+        var captured = [UInt8](repeating: 0, count: bytes.count)
+        var offset = 0
+        for chunk in seededChunks(total: frames, maxChunk: 300, seed: 3) {
+            let end = offset + chunk * 4
+            let count = try captured[offset..<end].withUnsafeMutableBytes { try device.read(into: $0) }
+            #expect(count == chunk)
+            offset = end
+        }
+        #expect(captured == bytes)
+        #expect(try device.framePosition() >= Int64(frames))
+        device.close()
+    }
+
+    @Test func anUnknownNameIsNoSuchDevice() throws {
+        let config = try configuration()
+        #expect {
+            _ = try ALSAPCM(name: "nosuchpcm", direction: .playback, configuration: request(.s16LE),
+                            alsaConfiguration: config)
+        } throws: { error in
+            guard case let .noSuchDevice(name, direction, errno, detail) = error as? PCMError else { return false }
+            return name == "nosuchpcm" && direction == .playback && errno == .noSuchFile
+                && detail.contains("Unknown PCM nosuchpcm")
+                && (error as! PCMError).description.contains("no playback PCM 'nosuchpcm'")
+        }
+    }
+
+    @Test func aRefusedFormatListsWhatIsOffered() throws {
+        let config = try configuration()
+        let error = pcmError {
+            _ = try ALSAPCM(name: "linearonly", direction: .playback, configuration: request(.float32LE),
+                            alsaConfiguration: config)
+        }
+        guard case let .refused(name, _, parameter, requested, offered) = error else {
+            Issue.record("expected a refusal, got \(String(describing: error))")
+            return
+        }
+        #expect(name == "linearonly")
+        #expect(parameter == .format)
+        #expect(requested == "FLOAT_LE")
+        #expect(offered.formats == [.s16LE, .s24LE, .s32LE])
+        #expect(offered.otherFormats.contains("S24_3LE"))
+        #expect(!offered.otherFormats.contains("FLOAT_LE"))
+        #expect(error!.description.contains("refuses format FLOAT_LE; it offers formats S16_LE, S24_LE, S32_LE"))
+        #expect(error!.hint.contains("S16_LE, S24_LE, S32_LE"))
+    }
+
+    @Test func refusedChannelsSayHowManyAreOffered() throws {
+        let config = try configuration()
+        let error = pcmError {
+            _ = try ALSAPCM(name: "stereoonly", direction: .playback, configuration: request(.s16LE, channels: 6),
+                            alsaConfiguration: config)
+        }
+        guard case let .refused(_, _, parameter, requested, offered) = error else {
+            Issue.record("expected a refusal, got \(String(describing: error))")
+            return
+        }
+        #expect(parameter == .channels)
+        #expect(requested == "6")
+        #expect(offered.channels == 2...2)
+        #expect(error!.description.contains("channels 2;"))
+        // The same device grants stereo.
+        let device = try ALSAPCM(name: "stereoonly", direction: .playback, configuration: request(.s16LE),
+                                 alsaConfiguration: config)
+        #expect(device.parameters.channels == 2)
+    }
+
+    @Test func transportOnTheNullDevice() throws {
+        let config = try configuration()
+        var wanted = request(.s16LE)
+        wanted.startThreshold = 256
+        let device = try ALSAPCM(name: "null", direction: .playback, configuration: wanted, alsaConfiguration: config)
+        #expect(device.state == .prepared)
+        #expect(device.parameters.startThreshold == 256)
+        #expect(device.canPause)
+        let silence = [UInt8](repeating: 0, count: 256 * 4)
+        #expect(try silence.withUnsafeBytes { try device.write($0) } == 256)
+        #expect(device.state == .running)
+        try device.pause()
+        #expect(device.state == .paused)
+        #expect(throws: PCMError.badState(name: "null", operation: "pause", state: .paused)) { try device.pause() }
+        try device.resume()
+        #expect(device.state == .running)
+        try device.drop()
+        #expect(device.state == .prepared)
+        device.close()
+        #expect(throws: PCMError.badState(name: "null", operation: "write", state: .closed)) {
+            _ = try silence.withUnsafeBytes { try device.write($0) }
+        }
+    }
+
+    @Test func aBrokenConfigurationIsReported() {
+        #expect(throws: PCMError.self) { _ = try ALSAConfiguration(text: "pcm.broken { type null") }
+    }
+
+    @Test func systemConfigurationCanBeExtended() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/alsa/alsa.conf") else { return }
+        let config = try ALSAConfiguration(
+            text: "pcm.extended { type file; slave.pcm \"null\"; file \"\(directory.file("x.raw"))\"; format \"raw\" }",
+            includingSystem: true)
+        // `null` comes from the system configuration; `extended` from the text.
+        let device = try ALSAPCM(name: "extended", direction: .playback, configuration: request(.s16LE),
+                                 alsaConfiguration: config)
+        #expect(try [UInt8](repeating: 1, count: 40).withUnsafeBytes { try device.write($0) } == 10)
+        device.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("x.raw"))).count == 40)
+    }
+}
