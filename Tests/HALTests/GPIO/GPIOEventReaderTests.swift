@@ -107,7 +107,8 @@ struct GPIOEventReaderTests {
     @Test func theReaderDoesNotKeepASourceAlive() {
         let reader = GPIOEventReader()
         var source: PipeSource? = PipeSource(offset: 5)
-        weak let watched = source
+        weak var watched: PipeSource?   // `weak let` needs Swift 6.1; the ARM toolchain is 6.0
+        watched = source
         #expect(reader.add(source!, fd: source!.fd) { _ in })
         reader.remove(source!)
         source = nil
