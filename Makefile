@@ -8,7 +8,7 @@ all: build
 
 help:
 	@echo "make run       build and show the DSP at work on the simulated board"
-	@echo "make test      host tests, then the same tests on aarch64 under qemu"
+	@echo "make test      host tests, the aarch64 release build, then the same tests on aarch64 under qemu"
 	@echo "make test-host host tests only"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
@@ -23,7 +23,9 @@ build: deps
 run: build
 	$(SWIFT) run appliance eq show rock
 
-test: test-host test-arm
+# Host tests, then the release binaries for the board (checked to be aarch64 and to start under qemu), then the
+# same tests on aarch64.
+test: test-host arm test-arm
 
 test-host: deps
 	$(SWIFT) build --build-tests

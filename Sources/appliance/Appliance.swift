@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 
 /// The appliance's command line: the daemon and console come later; today it shows the DSP at work.
 @main
@@ -20,10 +20,10 @@ struct Appliance: ParsableCommand {
             let status = exitCode(for: error)
             if status == .success {
                 print(fullMessage(for: error))
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
-            FileHandle.standardError.write(Data("appliance: \(oneLine(for: error))\n".utf8))
-            Foundation.exit(status.rawValue)
+            writeToStandardError("appliance: \(oneLine(for: error))\n")
+            Glibc.exit(status.rawValue)
         }
     }
 
@@ -31,7 +31,22 @@ struct Appliance: ParsableCommand {
     static func oneLine(for error: Error) -> String {
         let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
         let full = fullMessage(for: error)
-        guard let see = full.range(of: "See '"), let end = full[see.upperBound...].range(of: "'") else { return message }
+        guard let see = full.firstRange(of: "See '"), let end = full[see.upperBound...].firstRange(of: "'") else {
+            return message
+        }
         return "\(message) (see '\(full[see.upperBound..<end.lowerBound])')"
+    }
+}
+
+/// Writes `text` to file descriptor 2 (no Foundation in the firmware: it would add tens of MB to a static build).
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { break }
+            offset += written
+        }
     }
 }
