@@ -68,8 +68,8 @@ enum AIFFParser {
             offset = body + size + (size & 1)
         }
         guard var header = result else {
-            if format == nil { throw AudioFileError.malformed("no COMM chunk before the end of the file", at: offset) }
-            throw AudioFileError.malformed("no SSND chunk before the end of the file", at: offset)
+            if format == nil { throw AudioFileError.truncated("no COMM chunk before the end of the file", at: offset) }
+            throw AudioFileError.truncated("no SSND chunk before the end of the file", at: offset)
         }
         header.metadata = metadata
         header.markers = markerPositions.map { AudioFileMarker(framePosition: $0.position, name: $0.name) }

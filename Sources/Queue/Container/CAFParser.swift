@@ -106,8 +106,8 @@ enum CAFParser {
             offset = body + size
         }
         guard var header = result else {
-            if format == nil { throw AudioFileError.malformed("no desc chunk before the end of the file", at: offset) }
-            throw AudioFileError.malformed("no data chunk before the end of the file", at: offset)
+            if format == nil { throw AudioFileError.truncated("no desc chunk before the end of the file", at: offset) }
+            throw AudioFileError.truncated("no data chunk before the end of the file", at: offset)
         }
         header.validFrameCount = validFrames
         header.metadata = metadata

@@ -83,8 +83,8 @@ enum WaveParser {
             offset = next
         }
         guard var header = result else {
-            if format == nil { throw AudioFileError.malformed("no fmt chunk before the end of the file", at: offset) }
-            throw AudioFileError.malformed("no data chunk before the end of the file", at: offset)
+            if format == nil { throw AudioFileError.truncated("no fmt chunk before the end of the file", at: offset) }
+            throw AudioFileError.truncated("no data chunk before the end of the file", at: offset)
         }
         header.metadata = metadata
         header.markers = cueOrder.map { id in

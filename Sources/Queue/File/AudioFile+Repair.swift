@@ -49,6 +49,9 @@ extension AudioFile {
         let family = header.fileType.family
         let bytesPerPacket = Int64(format.bytesPerPacket)
         let available = length - header.dataOffset
+        guard available >= 0 else {
+            throw AudioFileError(.truncated, "cannot repair: the file was cut inside its header, before any audio", offset: length)
+        }
         var dataBytes = available
         var end = length
         var intact = false
