@@ -40,7 +40,8 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
-    var family: Family {
+    /// The container family (RIFF: WAV and RF64; AIFF: AIFF and AIFF-C; CAF).
+    public var family: Family {
         switch self {
         case .wave, .rf64: .riff
         case .aiff, .aifc: .aiff
@@ -48,7 +49,7 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
-    enum Family { case riff, aiff, caf }
+    public enum Family: Sendable { case riff, aiff, caf }
 
     /// Why `format` cannot go in this container, or nil when it can.
     public func refusal(for format: StreamFormat) -> String? {
