@@ -37,6 +37,7 @@ let package = Package(
         ),
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24"]),
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue"]),
         .testTarget(name: "applianceTests", dependencies: ["appliance"]),
     ],
     swiftLanguageModes: [.v6]

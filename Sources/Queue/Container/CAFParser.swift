@@ -1,0 +1,180 @@
+/// Reads Core Audio Format headers: `desc`, `chan`, `pakt`, `data` (including the unknown size -1 a crash-safe
+/// writer leaves), `info`, and `mark` with its `strg` names.
+enum CAFParser {
+    static let unknownSize: Int64 = -1
+
+    static func parse(_ source: ByteSource, stopAtData: Bool) throws -> ContainerHeader {
+        let head = FieldReader(try source.require(8, at: 0, for: "CAF file header"), at: 0, what: "CAF file header")
+        let version = try head.u16be(4)
+        guard version == 1 else { throw AudioFileError.unsupported("CAF version \(version) is not supported (only 1)", at: 4) }
+        var offset: Int64 = 8
+        var format: StreamFormat?
+        var result: ContainerHeader?
+        var validFrames: Int64?
+        var metadata = AudioFileMetadata()
+        var layout: ChannelLayout?
+        var markerIDs: [(position: Int64, stringID: UInt32)] = []
+        var strings: [UInt32: String] = [:]
+        while true {
+            if let length = source.length, offset + 12 > length { break }
+            let chunk = FieldReader(try source.require(12, at: offset, for: "chunk header"), at: offset, what: "chunk header")
+            let id = try chunk.cString(0, 4)
+            let size = Int64(bitPattern: try chunk.u64be(4))
+            let body = offset + 12
+            guard size >= 0 || (id == "data" && size == unknownSize) else {
+                throw AudioFileError.malformed("chunk '\(id)' has a negative size \(size)", at: offset + 4)
+            }
+            guard size <= Int64.max / 4 else { throw AudioFileError.malformed("chunk '\(id)' claims an impossible \(size) bytes", at: offset + 4) }
+            if offset == 8 && id != "desc" { throw AudioFileError.malformed("the first chunk is '\(id)', CAF requires 'desc'", at: offset) }
+            let small = size >= 0 && size <= ContainerProbe.maximumMetadataChunk
+            switch id {
+            case "desc":
+                guard size >= 32 else { throw AudioFileError.malformed("the desc chunk is \(size) bytes, needs 32", at: offset) }
+                format = try parseDescription(FieldReader(try source.require(32, at: body, for: "desc chunk"), at: body, what: "desc chunk"))
+            case "chan" where small && size >= 12:
+                layout = try parseLayout(FieldReader(try source.require(Int(size), at: body, for: "chan chunk"), at: body, what: "chan chunk"))
+            case "pakt" where size >= 24:
+                let f = FieldReader(try source.require(24, at: body, for: "pakt chunk"), at: body, what: "pakt chunk")
+                let valid = Int64(bitPattern: try f.u64be(8))
+                if valid >= 0 { validFrames = valid }
+            case "data":
+                guard var found = format else { throw AudioFileError.malformed("the data chunk comes before the desc chunk", at: offset) }
+                guard size == unknownSize || size >= 4 else { throw AudioFileError.malformed("the data chunk is \(size) bytes, needs its 4-byte edit count", at: offset) }
+                if let layout {
+                    guard layout.channelCount == found.channelsPerFrame else {
+                        throw AudioFileError.malformed("the chan chunk describes \(layout.channelCount) channels, desc says \(found.channelsPerFrame)", at: offset)
+                    }
+                    if found.channelsPerFrame >= 3 || layout != ChannelLayout.standard(channelCount: found.channelsPerFrame) { found.channelLayout = layout }
+                }
+                var header = ContainerHeader(fileType: .caf, format: found, dataOffset: body + 4,
+                                             declaredDataByteCount: size == unknownSize ? nil : size - 4)
+                header.sizeFields.dataSizeField = offset + 4
+                result = header
+                if stopAtData { header.validFrameCount = validFrames; return header }
+            case "info" where small && size >= 4:
+                let f = FieldReader(try source.require(Int(size), at: body, for: "info chunk"), at: body, what: "info chunk")
+                let texts = splitStrings(f.bytes[4...])
+                let count = min(Int(try f.u32be(0)), texts.count / 2)
+                for i in 0..<count {
+                    let value = texts[2 * i + 1]
+                    switch texts[2 * i] {
+                    case "title": metadata.title = value
+                    case "artist": metadata.artist = value
+                    case "recorded date": metadata.date = value
+                    case "comments": metadata.comment = value
+                    case "copyright": metadata.copyright = value
+                    case "encoding application": metadata.software = value
+                    default: break
+                    }
+                }
+            case "mark" where small && size >= 8:
+                let f = FieldReader(try source.require(Int(size), at: body, for: "mark chunk"), at: body, what: "mark chunk")
+                let count = Int(try f.u32be(4))
+                guard count <= (f.count - 8) / 28 else {
+                    throw AudioFileError.malformed("the mark chunk claims \(count) markers but holds room for \((f.count - 8) / 28)", at: body + 4)
+                }
+                for i in 0..<count {
+                    let at = 8 + 28 * i
+                    let position = try f.f64be(at + 4)
+                    guard position.isFinite, position >= 0, position < 9e18 else {
+                        throw AudioFileError.malformed("marker \(i) is at frame \(position)", at: body + Int64(at) + 4)
+                    }
+                    markerIDs.append((Int64(position), try f.u32be(at + 12)))
+                }
+            case "strg" where small && size >= 4:
+                let f = FieldReader(try source.require(Int(size), at: body, for: "strg chunk"), at: body, what: "strg chunk")
+                let count = Int(try f.u32be(0))
+                guard count <= (f.count - 4) / 12 else {
+                    throw AudioFileError.malformed("the strg chunk claims \(count) strings but holds room for \((f.count - 4) / 12)", at: body)
+                }
+                let textStart = 4 + 12 * count
+                for i in 0..<count {
+                    let stringID = try f.u32be(4 + 12 * i)
+                    let start = Int64(bitPattern: try f.u64be(8 + 12 * i))
+                    guard start >= 0, start < Int64(f.count - textStart) else {
+                        throw AudioFileError.malformed("string \(stringID) starts outside the strg chunk", at: body + Int64(8 + 12 * i))
+                    }
+                    strings[stringID] = try f.cString(textStart + Int(start), f.count - textStart - Int(start))
+                }
+            default:
+                break
+            }
+            if id == "data" {
+                guard let declared = result?.declaredDataByteCount else { break }
+                if let length = source.length, body + 4 + declared > length { break }
+            }
+            offset = body + size
+        }
+        guard var header = result else {
+            if format == nil { throw AudioFileError.truncated("no desc chunk before the end of the file", at: offset) }
+            throw AudioFileError.truncated("no data chunk before the end of the file", at: offset)
+        }
+        header.validFrameCount = validFrames
+        header.metadata = metadata
+        header.markers = markerIDs.map { AudioFileMarker(framePosition: $0.position, name: strings[$0.stringID] ?? "") }
+        return header
+    }
+
+    static func splitStrings(_ bytes: ArraySlice<UInt8>) -> [String] {
+        bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func parseDescription(_ f: FieldReader) throws -> StreamFormat {
+        let rate = try f.f64be(0)
+        let formatID = try f.u32be(8)
+        let flags = try f.u32be(12)
+        let bytesPerPacket = Int(try f.u32be(16))
+        let framesPerPacket = Int(try f.u32be(20))
+        let channels = Int(try f.u32be(24))
+        let bits = Int(try f.u32be(28))
+        guard rate.isFinite, StreamFormat.sampleRateRange.contains(rate) else {
+            throw AudioFileError.malformed("the sample rate \(rate) Hz is outside 1 Hz ... 1536 kHz", at: f.base)
+        }
+        guard (1...StreamFormat.maximumChannels).contains(channels) else {
+            throw AudioFileError.malformed("\(channels) channels; 1 ... \(StreamFormat.maximumChannels) are supported", at: f.base + 24)
+        }
+        var format: StreamFormat
+        switch AudioFormatID(rawValue: formatID) {
+        case .linearPCM:
+            let isFloat = flags & 1 != 0
+            format = .linearPCM(sampleRate: rate, channels: channels, bits: bits, isFloat: isFloat,
+                                isBigEndian: flags & 2 == 0, isSigned: true)
+            if bytesPerPacket != format.bytesPerPacket || framesPerPacket != 1 {
+                throw AudioFileError.malformed("lpcm with \(channels) channels of \(bits) bits cannot have \(bytesPerPacket)-byte packets of \(framesPerPacket) frames", at: f.base + 16)
+            }
+        case .muLaw: format = .muLaw(sampleRate: rate, channels: channels)
+        case .aLaw: format = .aLaw(sampleRate: rate, channels: channels)
+        case .appleIMA4: format = .appleIMA4(sampleRate: rate, channels: channels)
+        default:
+            throw AudioFileError.unsupported("CAF data format '\(FourCC.string(formatID))' is not supported", at: f.base + 8)
+        }
+        if format.formatID != .linearPCM && (bytesPerPacket != format.bytesPerPacket || framesPerPacket != format.framesPerPacket) {
+            throw AudioFileError.malformed("'\(format.formatID.fourCC)' for \(channels) channels has \(format.framesPerPacket) frames in \(format.bytesPerPacket) bytes per packet, desc says \(framesPerPacket) in \(bytesPerPacket)", at: f.base + 16)
+        }
+        do { try format.validate() } catch { throw AudioFileError.malformed("desc chunk: \(error.reason)", at: f.base) }
+        return format
+    }
+
+    static let useChannelDescriptions: UInt32 = 0
+    static let useChannelBitmap: UInt32 = 1 << 16
+
+    static func parseLayout(_ f: FieldReader) throws -> ChannelLayout {
+        let tag = try f.u32be(0)
+        let bitmap = try f.u32be(4)
+        let count = Int(try f.u32be(8))
+        switch tag {
+        case useChannelDescriptions:
+            guard count <= (f.count - 12) / 20, count >= 1 else {
+                throw AudioFileError.malformed("the chan chunk claims \(count) channel descriptions in \(f.count) bytes", at: f.base + 8)
+            }
+            return ChannelLayout(labels: try (0..<count).map { ChannelLabel(rawValue: try f.u32be(12 + 20 * $0)) })
+        case useChannelBitmap:
+            return ChannelLayout(waveChannelMask: bitmap, channelCount: bitmap.nonzeroBitCount)
+        default:
+            // A predefined layout tag: its low 16 bits are the channel count.
+            let channels = Int(tag & 0xFFFF)
+            guard channels >= 1 else { throw AudioFileError.malformed("channel layout tag 0x\(String(tag, radix: 16)) names 0 channels", at: f.base) }
+            return .standard(channelCount: channels)
+        }
+    }
+}

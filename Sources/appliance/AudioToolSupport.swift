@@ -1,0 +1,131 @@
+import Codec8_24
+import Foundation
+import Queue
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shared parts of the file tools: naming data formats on the command line, choosing the output container,
+/// and the progress bar.
+enum AudioTool {
+    static let dataFormatNames = "u8, s8, s16, s24, s32, f32, f64, ulaw, alaw, ima4, ima-adpcm"
+
+    /// The output data format named `name` (nil: the input's, or 16-bit if the container cannot hold that),
+    /// with the byte order the container uses.
+    static func dataFormat(_ name: String?, type: AudioFileType, like input: StreamFormat, rate: Double,
+                           channels: Int) throws -> StreamFormat {
+        let bigEndian = type.family != .riff && !(type == .aifc && name == "s16")
+        var format: StreamFormat
+        switch name?.lowercased() {
+        case nil:
+            format = input
+            format.sampleRate = rate
+            if format.channelsPerFrame != channels || type.refusal(for: format) != nil || format.formatID == .microsoftIMAADPCM || format.formatID == .appleIMA4 {
+                format = rebuild(input, type: type, rate: rate, channels: channels, bigEndian: bigEndian)
+            }
+            if type.refusal(for: format) != nil { format = .linearPCM(sampleRate: rate, channels: channels, bits: 16, isBigEndian: bigEndian) }
+            return format
+        case "u8": format = .linearPCM(sampleRate: rate, channels: channels, bits: 8, isSigned: type.family != .riff ? true : false)
+        case "s8": format = .linearPCM(sampleRate: rate, channels: channels, bits: 8, isSigned: true)
+        case "s16": format = .linearPCM(sampleRate: rate, channels: channels, bits: 16, isBigEndian: bigEndian)
+        case "s24": format = .linearPCM(sampleRate: rate, channels: channels, bits: 24, isBigEndian: bigEndian)
+        case "s32": format = .linearPCM(sampleRate: rate, channels: channels, bits: 32, isBigEndian: bigEndian)
+        case "f32": format = .linearPCM(sampleRate: rate, channels: channels, bits: 32, isFloat: true, isBigEndian: bigEndian)
+        case "f64": format = .linearPCM(sampleRate: rate, channels: channels, bits: 64, isFloat: true, isBigEndian: bigEndian)
+        case "ulaw", "mulaw", "u-law": format = .muLaw(sampleRate: rate, channels: channels)
+        case "alaw", "a-law": format = .aLaw(sampleRate: rate, channels: channels)
+        case "ima4": format = .appleIMA4(sampleRate: rate, channels: channels)
+        case "ima-adpcm", "ima", "ms-ima": format = .microsoftIMAADPCM(sampleRate: rate, channels: channels)
+        default: throw AudioToolError("unknown data format '\(name!)' (valid: \(dataFormatNames))")
+        }
+        if let refusal = type.refusal(for: format) { throw AudioToolError("cannot write \(name!) in \(type): \(refusal)") }
+        return format
+    }
+
+    static func rebuild(_ input: StreamFormat, type: AudioFileType, rate: Double, channels: Int, bigEndian: Bool) -> StreamFormat {
+        switch input.formatID {
+        case .linearPCM:
+            let signed = input.bitsPerChannel == 8 ? type.family != .riff : true
+            return .linearPCM(sampleRate: rate, channels: channels, bits: input.bitsPerChannel, isFloat: input.isFloat,
+                              isBigEndian: bigEndian, isSigned: signed)
+        case .muLaw: return .muLaw(sampleRate: rate, channels: channels)
+        case .aLaw: return .aLaw(sampleRate: rate, channels: channels)
+        case .appleIMA4, .microsoftIMAADPCM:
+            return type.family == .riff ? .microsoftIMAADPCM(sampleRate: rate, channels: channels) : .appleIMA4(sampleRate: rate, channels: channels)
+        }
+    }
+
+    static func fileType(_ name: String?, path: String) throws -> AudioFileType {
+        if let name {
+            guard let type = AudioFileType(name: name) else { throw AudioToolError("unknown file format '\(name)' (valid: wav, rf64, aiff, aifc, caf)") }
+            return type
+        }
+        guard let type = AudioFileType(pathExtension: AudioFile.extensionOfPath(path)) else {
+            throw AudioToolError("cannot tell the file format of '\(path)' from its extension; give --file-format (wav, rf64, aiff, aifc, caf)")
+        }
+        return type
+    }
+
+    /// Renders `input` to `output` with `settings`, showing progress on a terminal; the output appears only
+    /// when complete.
+    static func render(input path: String, output outPath: String, fileFormat: String?, dataFormat: String?,
+                       rate: Int?, channels: Int?, settings: RenderSettings) throws {
+        let input = try AudioFile.open(path: path)
+        let type = try fileType(fileFormat, path: outPath)
+        let outRate = Double(rate ?? Int(input.sampleRate.rounded()))
+        let outChannels = channels ?? input.channelCount
+        guard (1...SampleConversion.maxChannels).contains(outChannels) else { throw AudioToolError("--channels must be 1 ... 8, not \(outChannels)") }
+        let format = try AudioTool.dataFormat(dataFormat, type: type, like: input.dataFormat, rate: outRate, channels: outChannels)
+        var settings = settings
+        settings.outputRate = rate
+        settings.outputChannels = outChannels
+        let output = try AudioFile.create(path: outPath, type: type, format: format,
+                                          options: AudioFileWriteOptions(commitInterval: 0, replaceAtomically: true,
+                                                                         metadata: input.metadata, markers: []))
+        do {
+            let renderer = try FileRenderer(input: input, output: output, settings: settings)
+            let bar = ProgressBar(total: input.frameCount)
+            try renderer.run { bar.update($0) }
+            bar.finish()
+            try output.close()
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+}
+
+extension AudioFile {
+    static func extensionOfPath(_ path: String) -> String {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "" }
+        return String(path[path.index(after: dot)...])
+    }
+}
+
+/// A one-line progress bar on stderr, shown only when stderr is a terminal (never in pipes or logs).
+final class ProgressBar {
+    let total: Int64
+    let enabled: Bool
+    var lastPercent = -1
+
+    init(total: Int64) {
+        self.total = max(1, total)
+        enabled = isatty(STDERR_FILENO) == 1
+    }
+
+    func update(_ done: Int64) {
+        guard enabled else { return }
+        let percent = Int(min(100, done * 100 / total))
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let width = 40
+        let filled = percent * width / 100
+        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(percent)%"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 48) + "\r").utf8))
+    }
+}
