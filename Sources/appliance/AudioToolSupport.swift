@@ -1,5 +1,4 @@
 import Codec8_24
-import Foundation
 import Queue
 #if canImport(Glibc)
 import Glibc
@@ -121,11 +120,11 @@ final class ProgressBar {
         let width = 40
         let filled = percent * width / 100
         let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(percent)%"
-        FileHandle.standardError.write(Data(line.utf8))
+        writeToStandardError(line)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: 48) + "\r").utf8))
+        writeToStandardError("\r" + String(repeating: " ", count: 48) + "\r")
     }
 }

@@ -20,7 +20,7 @@ struct InfoCommand: ParsableCommand {
                      "File type:      \(audio.fileType)",
                      "Data format:    \(format)"]
         if let layout = audio.channelLayout { lines.append("Channel layout: \(layout)") }
-        let seconds = String(format: "%.3f", audio.duration)
+        let seconds = formatFixed(audio.duration, decimals: 3)
         lines.append("Duration:       \(seconds) s (\(audio.frameCount) frames)")
         lines.append("Packets:        \(audio.packetCount) of \(format.bytesPerPacket) bytes, \(format.framesPerPacket) frames each")
         lines.append("Audio data:     \(audio.audioDataByteCount) bytes at offset \(audio.dataOffset)")
@@ -29,7 +29,7 @@ struct InfoCommand: ParsableCommand {
             lines.append("Marker:         frame \(marker.framePosition)\(length) \"\(marker.name)\"")
         }
         for (key, value) in audio.metadata.entries {
-            lines.append((key.prefix(1).uppercased() + key.dropFirst() + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + value)
+            lines.append((key.prefix(1).uppercased() + key.dropFirst() + ":").rightPadded(to: 16) + value)
         }
         return lines
     }
