@@ -54,6 +54,17 @@ public struct Ditherer: Sendable {
     /// Quantizes `buffer` in place onto the target grid, clamped to the target's full scale.
     @inlinable
     public mutating func process(_ buffer: UnsafeMutableBufferPointer<Fixed824>) {
+        // One loop per noise shape, so the flat case carries no error-feedback chain from sample to sample.
+        switch shaping {
+        case .off: quantize(buffer) { _, _ in 0 }
+        case .firstOrder: quantize(buffer) { e1, _ in e1 }
+        case .secondOrder: quantize(buffer) { e1, e2 in 2 &* e1 &- e2 }
+        }
+    }
+
+    /// The quantizer with its error feedback `feedback(e[n-1], e[n-2])` inlined.
+    @inlinable @inline(__always)
+    mutating func quantize(_ buffer: UnsafeMutableBufferPointer<Fixed824>, feedback: (Int64, Int64) -> Int64) {
         guard let base = buffer.baseAddress else { return }
         let lsb = depth.lsb
         let shift = UInt64(25 - depth.rawValue)          // uniform draws of one LSB: 0 ..< 2^shift
@@ -67,13 +78,7 @@ public struct Ditherer: Sendable {
             var generator = generators[c]
             var p = base + c
             for _ in 0..<frames {
-                let feedback: Int64
-                switch shaping {
-                case .off: feedback = 0
-                case .firstOrder: feedback = e1
-                case .secondOrder: feedback = 2 &* e1 &- e2
-                }
-                let wanted = Int64(p.pointee.raw) &- feedback
+                let wanted = Int64(p.pointee.raw) &- feedback(e1, e2)
                 let draw = generator.next()
                 let tpdf = Int64(draw & mask) &+ Int64((draw &>> 32) & mask) &- lsb &+ 1
                 let rounded = (wanted &+ tpdf &+ lsb / 2) & ~(lsb &- 1)

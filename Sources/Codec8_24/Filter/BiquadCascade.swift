@@ -97,37 +97,32 @@ public final class BiquadCascade {
         while remaining > 0 {
             let n = Swift.min(remaining, Self.blockFrames)
             let count = n &* channels
-            if hasInputGain {
-                let gain = inputGainQ58
-                for i in 0..<count {
-                    scratch[i] = Self.scale(Self.widen(block[i]), byQ58: gain)
-                }
-            } else {
-                for i in 0..<count {
-                    scratch[i] = Self.widen(block[i])
-                }
-            }
-            var stage = 0
-            while stage < stageCount {
-                if stage &+ 1 < stageCount, coefficients[stage].isBell, coefficients[stage &+ 1].isBell {
-                    runBellTwoStages(stage, frames: n)
-                    stage &+= 2
-                } else {
-                    runStage(stage, frames: n)
-                    stage &+= 1
-                }
-            }
-            for i in 0..<count {
-                block[i] = Self.narrow(scratch[i])
-            }
+            widen(block, into: scratch, count: count)
+            runStages(scratch, frames: n)
+            Self.narrow(scratch, into: block, count: count)
             block += count
             remaining &-= n
         }
     }
 
-    /// One stage over the `frames` frames in `scratch`, every channel.
+    /// Every stage over `frames` frames of wide samples at `base`, in place.
     @inline(__always)
-    func runStage(_ stage: Int, frames n: Int) {
+    func runStages(_ base: UnsafeMutablePointer<Int64>, frames n: Int) {
+        var stage = 0
+        while stage < stageCount {
+            if stage &+ 1 < stageCount, coefficients[stage].isBell, coefficients[stage &+ 1].isBell {
+                runBellTwoStages(stage, base, frames: n)
+                stage &+= 2
+            } else {
+                runStage(stage, base, frames: n)
+                stage &+= 1
+            }
+        }
+    }
+
+    /// One stage over `frames` frames of wide samples at `base`, every channel.
+    @inline(__always)
+    func runStage(_ stage: Int, _ base: UnsafeMutablePointer<Int64>, frames n: Int) {
         let channels = self.channels
         let c = coefficients[stage]
         let stageStates = states + stage &* channels
@@ -135,29 +130,29 @@ public final class BiquadCascade {
         if c.isBell {
             while channel &+ 1 < channels {
                 BiquadKernel.runBellPair(
-                    scratch + channel, frames: n, stride: channels, c,
+                    base + channel, frames: n, stride: channels, c,
                     &stageStates[channel], &stageStates[channel &+ 1])
                 channel &+= 2
             }
             if channel < channels {
-                BiquadKernel.runBellSingle(scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
+                BiquadKernel.runBellSingle(base + channel, frames: n, stride: channels, c, &stageStates[channel])
             }
         } else {
             while channel &+ 1 < channels {
                 BiquadKernel.runPair(
-                    scratch + channel, frames: n, stride: channels, c,
+                    base + channel, frames: n, stride: channels, c,
                     &stageStates[channel], &stageStates[channel &+ 1])
                 channel &+= 2
             }
             if channel < channels {
-                BiquadKernel.runSingle(scratch + channel, frames: n, stride: channels, c, &stageStates[channel])
+                BiquadKernel.runSingle(base + channel, frames: n, stride: channels, c, &stageStates[channel])
             }
         }
     }
 
     /// Two consecutive bell stages in one skewed pass (`BiquadKernel+TwoStage`), every channel.
     @inline(__always)
-    func runBellTwoStages(_ stage: Int, frames n: Int) {
+    func runBellTwoStages(_ stage: Int, _ base: UnsafeMutablePointer<Int64>, frames n: Int) {
         let channels = self.channels
         let ca = coefficients[stage], cb = coefficients[stage &+ 1]
         let a = states + stage &* channels
@@ -165,12 +160,12 @@ public final class BiquadCascade {
         var channel = 0
         while channel &+ 1 < channels {
             BiquadKernel.runBellTwoStagesPair(
-                scratch + channel, frames: n, stride: channels, ca, cb,
+                base + channel, frames: n, stride: channels, ca, cb,
                 &a[channel], &a[channel &+ 1], &b[channel], &b[channel &+ 1])
             channel &+= 2
         }
         if channel < channels {
-            BiquadKernel.runBellTwoStagesSingle(scratch + channel, frames: n, stride: channels, ca, cb, &a[channel], &b[channel])
+            BiquadKernel.runBellTwoStagesSingle(base + channel, frames: n, stride: channels, ca, cb, &a[channel], &b[channel])
         }
     }
 
