@@ -35,10 +35,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24"]),
+        // Helpers the test targets share (running reference tools and the appliance binary).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
-        .testTarget(name: "QueueTests", dependencies: ["Queue"]),
-        .testTarget(name: "applianceTests", dependencies: ["appliance"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue", "TestSupport"]),
+        .testTarget(name: "applianceTests", dependencies: ["appliance", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Codec8_24
 import Foundation
+import TestSupport
 @testable import Queue
 
 /// A fresh directory per test, removed at the end.
@@ -30,20 +31,7 @@ func testSignal(frames: Int, channels: Int, seed: UInt64 = 1) -> [Fixed824] {
 /// Runs a tool, returns stdout; throws with stderr on failure.
 @discardableResult
 func run(_ tool: String, _ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolError(message: "\(tool) \(arguments.joined(separator: " ")): " + String(decoding: errData, as: UTF8.self))
-    }
-    return data
+    try Subprocess.check("/usr/bin/" + tool, arguments)
 }
 
 struct ToolError: Error, CustomStringConvertible { let message: String; var description: String { message } }

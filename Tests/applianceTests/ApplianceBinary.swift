@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `appliance` executable as a user would, and captures what it prints.
 ///
@@ -35,25 +36,13 @@ enum ApplianceBinary {
 
     static func run(_ arguments: [String]) throws -> Result {
         guard let url else { throw LocateError() }
-        let process = Process()
+        let result: Subprocess.Result
         if let launcher = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"], !launcher.isEmpty {
-            process.executableURL = URL(fileURLWithPath: launcher)
-            process.arguments = [url.path] + arguments
+            result = try Subprocess.run(launcher, [url.path] + arguments)
         } else {
-            process.executableURL = url
-            process.arguments = arguments
+            result = try Subprocess.run(url.path, arguments)
         }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read the pipes before waiting, so a full stdout pipe cannot stall the child (stderr is one line).
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData, as: UTF8.self))
+        return Result(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
     }
 
     struct LocateError: Error, CustomStringConvertible {

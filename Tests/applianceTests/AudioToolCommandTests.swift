@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `appliance info`, `convert` and `render`, run as a user would.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")))
+@Suite
 struct AudioToolCommandTests {
     let directory: String = {
         let path = NSTemporaryDirectory() + "appliance-tools-" + UUID().uuidString
@@ -11,15 +12,7 @@ struct AudioToolCommandTests {
     }()
 
     func sox(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        try Subprocess.check("/usr/bin/sox", arguments)
     }
 
     func samples(_ path: String) throws -> [Int16] {

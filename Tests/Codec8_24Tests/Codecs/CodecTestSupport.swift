@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Codec8_24
 
 /// Helpers for the codec tests: a seeded generator, the reference tools (sox, ffmpeg), and just enough of
@@ -84,22 +85,7 @@ enum CodecTestSupport {
 
     /// Runs a reference tool and fails with its stderr if it exits non-zero.
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try toolPath(tool))
-        process.arguments = arguments
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errorOutput = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolError(description: """
-                \(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \
-                \(String(decoding: errorOutput, as: UTF8.self))
-                """)
-        }
+        try Subprocess.check(try toolPath(tool), arguments)
     }
 
     /// sox decodes any file it reads to raw 16-bit little-endian samples.
