@@ -7,8 +7,8 @@ import Musl
 /// Something whose descriptor becomes readable when edge events are queued: a line request (or, in tests,
 /// a pipe standing in for one).
 protocol GPIOEventSource: AnyObject {
-    /// Reads the queued events (called on the reader thread once poll says so). Returns the count, or -1
-    /// if the source is finished.
+    /// Reads the queued events into `events` (initialized memory for `gpioEventBatch` events: assign, don't
+    /// initialize) on the reader thread once poll says so. Returns the count, or -1 if the source is finished.
     func readEvents(into events: UnsafeMutablePointer<GPIOEdgeEvent>) -> Int
 }
 
@@ -103,8 +103,15 @@ final class GPIOEventReader: @unchecked Sendable {
     }
 
     private func loop() {
+        // Initialized once, so sources can assign into it (an event holds a String: assigning into raw memory
+        // would release garbage).
         let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: gpioEventBatch)
-        defer { events.deallocate() }
+        events.initialize(repeating: GPIOEdgeEvent(line: GPIOLineID(chip: "", offset: 0), edge: .rising, timestamp: .zero),
+                          count: gpioEventBatch)
+        defer {
+            events.deinitialize(count: gpioEventBatch)
+            events.deallocate()
+        }
         var pollfds: [pollfd] = []
         var current: [Entry] = []
         while true {
