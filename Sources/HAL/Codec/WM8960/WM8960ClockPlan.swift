@@ -6,7 +6,8 @@
 ///
 /// The PLL output f2 = SYSCLK * 8 must lie in 90...100 MHz, and N in 6...12 (prescale MCLK by 2 when N
 /// would be below 6). Direct division is exact; the PLL is exact to its 24-bit fraction, which this plan
-/// accepts when the rate it gives is within 0.01 ppm (K rounds to the nearest 1/2^24).
+/// accepts when the rate it gives is within 0.01 ppm (K rounds to the nearest 1/2^24). SYSCLK stays at
+/// or below 12.288 MHz.
 public struct WM8960ClockPlan: Hashable, Sendable, CustomStringConvertible {
     public var mclk: Int
     public var sampleRate: Int
@@ -50,8 +51,9 @@ public struct WM8960ClockPlan: Hashable, Sendable, CustomStringConvertible {
 
     static func candidate(mclk: Int, rate: Int) -> WM8960ClockPlan? {
         guard standardRates.contains(rate) else { return nil }
-        // Direct: MCLK / sysclkdiv == 256 * rate * halves / 2.
-        for sysclkDivider in [1, 2] {
+        // Direct: MCLK / sysclkdiv == 256 * rate * halves / 2, SYSCLK at most 12.288 MHz (the datasheet's
+        // rate table runs SYSCLK at 12.288 or 11.2896 MHz; a 24.576 MHz MCLK is divided by 2).
+        for sysclkDivider in [1, 2] where mclk / sysclkDivider <= sysclk48k {
             for divider in rateDividers where 2 * mclk == sysclkDivider * 256 * rate * divider.halves {
                 return WM8960ClockPlan(mclk: mclk, sampleRate: rate, sysclkDivider: sysclkDivider,
                                        rateDividerCode: divider.code, rateDividerHalves: divider.halves, pll: nil)
