@@ -62,6 +62,14 @@ struct WM8960GoldenTraceTests {
         #expect(state.level(.headphones) == -20)
         #expect(state.level(.speaker) == nil)
         #expect(state.sampleRate == 48_000 && !state.pllEnabled && state.wordLength == 16 && state.isI2S)
+        #expect(state.description == """
+            references: VMID 2x50k, VREF on
+            clock: MCLK, 48000 Hz, 16-bit I2S
+            DAC: powered at 0.0 dB
+            headphones: powered at -20.0 dB
+            speaker: off
+            input: off
+            """)
     }
 
     @Test func rateChangeTo44100From12288MHzUsesThePLL() throws {
@@ -141,6 +149,13 @@ struct WM8960GoldenTraceTests {
             .write(reg: 0x0B, value: 0x1FE),  // R11 DACVU | 0xFE
         ])
         #expect(setting.stageDB == [-35, -0.5] && setting.fineDB == 0)
+        // The same four transfers as bytes: [reg << 1 | bit 8, bits 7...0] to address 0x1a.
+        #expect(rig.model.bus.traceDescription == """
+            write 0x02 = 0x0D6      w2@0x1a 0x04 0xd6
+            write 0x03 = 0x1D6      w2@0x1a 0x07 0xd6
+            write 0x0A = 0x0FE      w2@0x1a 0x14 0xfe
+            write 0x0B = 0x1FE      w2@0x1a 0x17 0xfe
+            """)
         #expect(rig.model.state.level(.headphones) == -35.5)
         rig.model.bus.clearTrace()
 

@@ -66,6 +66,21 @@ struct WM8960RouteTests {
         #expect(throws: CodecError.self) { try codec.select(input: .headsetMicrophone, micBias: true, pgaGainDB: 0) }
     }
 
+    /// Selected while off, the input waits for power-up, and power-down turns it off with the rest.
+    @Test func anInputSelectedWhileOffComesUpWithPower() throws {
+        let model = WM8960Model(address: try I2CAddress(0x1a), mclk: 12_288_000)
+        let codec = WM8960(bus: model.bus, clock: ManualClock(skipsSleeps: true), mclk: 12_288_000)
+        try codec.configure(CodecStreamFormat(sampleRate: 16_000))
+        model.bus.clearTrace()
+        #expect(try codec.select(input: .line, micBias: false, pgaGainDB: 0) == 0)
+        #expect(model.bus.trace.isEmpty)
+        try codec.powerUp()
+        #expect(model.state.inputPGAdB == 0 && model.state.adcPowered && !model.state.micBias)
+        #expect(model.bus.registerValue(0x20) == 0x088)  // R32 LMP3 | LMIC2B: LINPUT3 into the PGA
+        try codec.powerDown()
+        #expect(!model.state.adcPowered && model.bus.registerValue(0x2F) == 0x000)
+    }
+
     /// A NACK in the middle of a volume change: the cache keeps what the chip accepted, so a retry sends
     /// what is still missing.
     @Test func aFailedWriteLeavesTheCacheTrue() throws {

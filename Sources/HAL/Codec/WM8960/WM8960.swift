@@ -17,6 +17,8 @@ public final class WM8960: AudioCodec {
     public private(set) var clockPlan: WM8960ClockPlan?
     public private(set) var output: CodecOutput = .headphones
     private var volumes: [CodecOutput: VolumeSetting] = [:]
+    /// The selected input as its register values, applied when powered (nil: no input).
+    private var input: (path: RegisterValue, micBias: Bool, code: RegisterValue)?
 
     /// The documented waits: VMID charging through 2x50k at power-up, and its discharge at power-down (the
     /// Linux driver's 100 ms and 600 ms).
@@ -114,7 +116,11 @@ public final class WM8960: AudioCodec {
                                     + "microphone (LINPUT1/RINPUT1) or line (LINPUT3/RINPUT3)")
         }
         let code = WM8960VolumeSplit.inputCode(pgaGainDB)
-        try inputRecipe(path: path, micBias: micBias, code: code).run(on: registers, clock: clock)
+        if powerState == .on {
+            try CodecRecipe("WM8960 input \(input)", inputSteps(path: path, micBias: micBias, code: code))
+                .run(on: registers, clock: clock)
+        }
+        self.input = (path, micBias, code)
         return WM8960VolumeSplit.inputDB(code: code)
     }
 
@@ -235,6 +241,7 @@ public final class WM8960: AudioCodec {
                     value: WM8960Bits.leftDAC | WM8960Bits.rightDAC, reason: "DACs on (soft-muted)"),
         ]
         steps += outputOnSteps(output)
+        if let input { steps += inputSteps(path: input.path, micBias: input.micBias, code: input.code) }
         steps.append(.update(WM8960Register.dacControl1, mask: WM8960Bits.dacMute, value: 0,
                              reason: "DAC soft unmute: ramps up to the set volume"))
         return CodecRecipe("WM8960 power-up (\(output))", steps)
@@ -246,8 +253,9 @@ public final class WM8960: AudioCodec {
         steps += outputOffSteps(output)
         steps += [
             .update(WM8960Register.power2, mask: WM8960Bits.leftDAC | WM8960Bits.rightDAC, value: 0, reason: "DACs off"),
-            .update(WM8960Register.power3, mask: WM8960Bits.leftOutputMixer | WM8960Bits.rightOutputMixer, value: 0,
-                    reason: "output mixers off"),
+            .update(WM8960Register.power3, mask: WM8960Bits.leftOutputMixer | WM8960Bits.rightOutputMixer
+                        | WM8960Bits.leftMicPower | WM8960Bits.rightMicPower, value: 0,
+                    reason: "output mixers and input PGAs' mixers off"),
             .write(WM8960Register.antiPop1,
                    WM8960Bits.outputBiasFromVGS | WM8960Bits.dcBufferOpen | WM8960Bits.ioBuffers | WM8960Bits.softStart,
                    reason: "anti-pop on: outputs held by VGS while VMID discharges"),
@@ -367,11 +375,13 @@ public final class WM8960: AudioCodec {
         return steps
     }
 
-    private func inputRecipe(path: RegisterValue, micBias: Bool, code: RegisterValue) -> CodecRecipe {
+    /// Routes the input into the PGA, sets its gain (unmuted, zero-cross, both channels latched together),
+    /// then powers the PGAs, ADCs and mic bias.
+    private func inputSteps(path: RegisterValue, micBias: Bool, code: RegisterValue) -> [CodecStep] {
         let pathMask = WM8960Bits.input1ToPGA | WM8960Bits.input2ToPGA | WM8960Bits.input3ToPGA | WM8960Bits.pgaToBoostMixer
         let power: RegisterValue = WM8960Bits.leftInputPGA | WM8960Bits.rightInputPGA | WM8960Bits.leftADC | WM8960Bits.rightADC
         let db = WM8960VolumeSplit.inputDB(code: code)
-        return CodecRecipe("WM8960 input", [
+        return [
             .update(WM8960Register.leftInputPath, mask: pathMask, value: path, reason: "left input into the PGA and boost mixer"),
             .update(WM8960Register.rightInputPath, mask: pathMask, value: path, reason: "right input into the PGA and boost mixer"),
             .write(WM8960Register.leftInputVolume, WM8960Bits.inputZeroCross | code,
@@ -383,6 +393,6 @@ public final class WM8960: AudioCodec {
             .update(WM8960Register.power1, mask: power | WM8960Bits.micBias,
                     value: power | (micBias ? WM8960Bits.micBias : 0),
                     reason: "input PGAs and ADCs on, mic bias \(micBias ? "on" : "off")"),
-        ])
+        ]
     }
 }

@@ -128,3 +128,32 @@ public struct WM8960State: Hashable, Sendable {
         return analog + digital
     }
 }
+
+extension WM8960State: CustomStringConvertible {
+    /// One line per block, in words: `headphones: powered at -20.0 dB`.
+    public var description: String {
+        func gain(_ value: Double?) -> String { value.map { "\($0) dB" } ?? "muted" }
+        func output(_ name: String, _ powered: Bool, _ stage: Stereo) -> String {
+            guard powered else { return "\(name): off" }
+            let analog = stage.dB.map { "\($0) dB" } ?? (stage.left == nil && stage.right == nil
+                ? "muted" : "L \(gain(stage.left)), R \(gain(stage.right))")
+            return "\(name): powered at \(analog)"
+        }
+        let vmidText = switch vmid {
+        case .off: "off"
+        case .playback: "2x50k"
+        case .lowPower: "2x250k"
+        case .fastStart: "2x5k"
+        }
+        let rate = sampleRate.map { "\(Int($0.rounded())) Hz" } ?? "no clock"
+        return [
+            "references: VMID \(vmidText), VREF \(vref ? "on" : "off")",
+            "clock: \(sysclkFromPLL ? "PLL" : "MCLK")\(pllEnabled ? ", PLL on" : ""), \(rate), \(wordLength)-bit "
+                + (isI2S ? "I2S" : "other format") + (isClockProvider ? ", codec drives BCLK/LRCLK" : ""),
+            dacPowered ? "DAC: powered at \(gain(dacGain.dB))\(dacSoftMuted ? ", soft-muted" : "")" : "DAC: off",
+            output("headphones", headphonesPowered, headphoneGain),
+            output("speaker", speakerPowered, speakerGain),
+            adcPowered ? "input: PGA \(gain(inputPGAdB)), mic bias \(micBias ? "on" : "off")" : "input: off",
+        ].joined(separator: "\n")
+    }
+}
