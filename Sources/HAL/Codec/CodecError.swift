@@ -44,13 +44,12 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `12.288 MHz`, `24 MHz`.
     static func megahertz(_ hertz: Int) -> String {
         var text = String(hertz / 1_000_000)
-        var fraction = hertz % 1_000_000
+        let fraction = hertz % 1_000_000
         if fraction != 0 {
             var digits = String(fraction)
             digits = String(repeating: "0", count: 6 - digits.count) + digits
             while digits.hasSuffix("0") { digits.removeLast() }
             text += "." + digits
-            fraction = 0
         }
         return text + " MHz"
     }

@@ -5,7 +5,7 @@
 /// Limits of the twin, as the bus does not let a model react to writes: a write to R15 does not reset the
 /// other registers (call `bus.resetRegisters()`), and volume update bits are not modelled as latches (the
 /// decoded gain is the last value written to each register).
-public final class WM8960Model: @unchecked Sendable {
+public final class WM8960Model: Sendable {
     public let bus: SimulatedRegisterBus
     public let mclk: Int
 
