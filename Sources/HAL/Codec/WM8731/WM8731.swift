@@ -7,7 +7,7 @@
 ///
 /// The "both channels" bits (LRHPBOTH, LRINBOTH) are never used: each channel gets its own write, so the
 /// cache (and the simulated chip) always hold what the chip holds.
-public final class WM8731: AudioCodec {
+public final class WM8731: RecipeDrivenCodec {
     public let name = "WM8731"
     public let registers: RegisterCache
     public let clock: any MonotonicClock
@@ -16,8 +16,7 @@ public final class WM8731: AudioCodec {
     /// The board's volume ceiling in dB (hearing and amplifier safety), at most +6.
     public let maximumVolumeDB: Double
 
-    public enum PowerState: Hashable, Sendable { case off, standby, on }
-    public private(set) var powerState: PowerState = .off
+    public internal(set) var powerState: CodecPowerState = .off
     public private(set) var format: CodecStreamFormat?
     public private(set) var clockPlan: WM8731ClockPlan?
     private var headphones: VolumeSetting
@@ -65,27 +64,18 @@ public final class WM8731: AudioCodec {
         clockPlan = plan
     }
 
-    public func powerUp() throws(CodecError) {
-        guard format != nil else { throw .notConfigured(codec: name, operation: "power-up") }
-        try powerUpRecipe().run(on: registers, clock: clock)
-        powerState = .on
-    }
+    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
+    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
+    public func standby() throws(CodecError) { try changePower(.standby) }
+    public func wake() throws(CodecError) { try changePower(.wake) }
 
-    public func powerDown() throws(CodecError) {
-        try powerDownRecipe().run(on: registers, clock: clock)
-        powerState = .off
-    }
-
-    public func standby() throws(CodecError) {
-        guard powerState == .on else { return }
-        try standbyRecipe().run(on: registers, clock: clock)
-        powerState = .standby
-    }
-
-    public func wake() throws(CodecError) {
-        guard powerState == .standby else { return }
-        try wakeRecipe().run(on: registers, clock: clock)
-        powerState = .on
+    func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
+        switch operation {
+        case .powerUp: powerUpRecipe()
+        case .powerDown: powerDownRecipe()
+        case .standby: standbyRecipe()
+        case .wake: wakeRecipe()
+        }
     }
 
     public func select(output: CodecOutput) throws(CodecError) {

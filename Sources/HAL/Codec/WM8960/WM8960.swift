@@ -2,7 +2,7 @@
 /// write-only 7+9 control port, so every read-modify-write goes through a `RegisterCache` of what the chip
 /// was last told. Every operation is an ordered `CodecRecipe`; the `...Recipe` functions build them
 /// without touching the chip, so diagnostics can print them and tests can compare them.
-public final class WM8960: AudioCodec {
+public final class WM8960: RecipeDrivenCodec {
     public let name = "WM8960"
     public let registers: RegisterCache
     public let clock: any MonotonicClock
@@ -11,8 +11,7 @@ public final class WM8960: AudioCodec {
     /// The board's volume ceiling in dB (hearing and amplifier safety), at most +6.
     public let maximumVolumeDB: Double
 
-    public enum PowerState: Hashable, Sendable { case off, standby, on }
-    public private(set) var powerState: PowerState = .off
+    public internal(set) var powerState: CodecPowerState = .off
     public private(set) var format: CodecStreamFormat?
     public private(set) var clockPlan: WM8960ClockPlan?
     public private(set) var output: CodecOutput = .headphones
@@ -65,27 +64,18 @@ public final class WM8960: AudioCodec {
         clockPlan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
     }
 
-    public func powerUp() throws(CodecError) {
-        guard format != nil else { throw .notConfigured(codec: name, operation: "power-up") }
-        try powerUpRecipe().run(on: registers, clock: clock)
-        powerState = .on
-    }
+    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
+    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
+    public func standby() throws(CodecError) { try changePower(.standby) }
+    public func wake() throws(CodecError) { try changePower(.wake) }
 
-    public func powerDown() throws(CodecError) {
-        try powerDownRecipe().run(on: registers, clock: clock)
-        powerState = .off
-    }
-
-    public func standby() throws(CodecError) {
-        guard powerState == .on else { return }
-        try standbyRecipe().run(on: registers, clock: clock)
-        powerState = .standby
-    }
-
-    public func wake() throws(CodecError) {
-        guard powerState == .standby else { return }
-        try wakeRecipe().run(on: registers, clock: clock)
-        powerState = .on
+    func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
+        switch operation {
+        case .powerUp: powerUpRecipe()
+        case .powerDown: powerDownRecipe()
+        case .standby: standbyRecipe()
+        case .wake: wakeRecipe()
+        }
     }
 
     public func select(output: CodecOutput) throws(CodecError) {
