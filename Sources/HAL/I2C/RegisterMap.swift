@@ -18,17 +18,26 @@ public struct RegisterDefinition: Hashable, Sendable {
     public var access: RegisterAccess
     /// The chip changes it by itself (status, jack detect), so a cache must not answer for it.
     public var isVolatile: Bool
+    /// Its named bit fields, most significant first (empty: shown as one value).
+    public var fields: [RegisterField]
 
     public init(_ address: RegisterAddress, _ name: String = "", width: Int, reset: RegisterValue = 0,
-                access: RegisterAccess = .readWrite, volatile: Bool = false) {
+                access: RegisterAccess = .readWrite, volatile: Bool = false, fields: [RegisterField] = []) {
         precondition(width >= 1 && width <= 16, "a register holds 1...16 bits")
         precondition(reset >> width == 0, "reset value wider than the register")
+        precondition(fields.allSatisfy { $0.lowBit + $0.width <= width }, "a field lies outside the register")
         self.address = address
+        self.fields = fields
         self.name = name
         self.width = width
         self.reset = reset
         self.access = access
         self.isVolatile = volatile
+    }
+
+    /// `DACMU=1 DEEMPH=0b00`: the named fields of `value`, most significant first.
+    public func describeFields(_ value: RegisterValue) -> String {
+        fields.sorted { $0.lowBit > $1.lowBit }.map { $0.describe(value) }.joined(separator: " ")
     }
 }
 

@@ -20,6 +20,8 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
     public let layout: RegisterLayout
     public let registerMap: RegisterMap?
     public let retry: I2CRetryPolicy
+    /// What the chip does on a write beyond storing it (soft reset, paging), if anything.
+    public let behavior: (any SimulatedChipBehavior)?
     private let engine: RegisterTransferEngine
     private let condition = Condition()
 
@@ -31,18 +33,20 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
     private var failingRegisters: [RegisterAddress: (count: Int, error: Errno)] = [:]
 
     /// A chip at `address` on bus `bus` (only named in errors). `retry` defaults to 3 tries 2 ms apart on
-    /// simulated time.
+    /// simulated time. A paged chip's `behavior` may store registers beyond the wire's address range.
     public init(bus: Int = 1, address: I2CAddress, layout: RegisterLayout, registerMap: RegisterMap? = nil,
-                retry: I2CRetryPolicy? = nil) {
+                behavior: (any SimulatedChipBehavior)? = nil, retry: I2CRetryPolicy? = nil) {
         if let registerMap {
             for definition in registerMap.definitions.values {
-                precondition(definition.address <= layout.maxRegister && definition.width <= layout.valueBits,
+                precondition((behavior != nil || definition.address <= layout.maxRegister)
+                             && definition.width <= layout.valueBits,
                              "register \(I2CHex.register(definition.address)) does not fit the \(layout) layout")
             }
         }
         target = I2CTarget(bus: bus, address: address)
         self.layout = layout
         self.registerMap = registerMap
+        self.behavior = behavior
         self.retry = retry ?? I2CRetryPolicy(clock: ManualClock(skipsSleeps: true))
         engine = RegisterTransferEngine(target: target, layout: layout, retry: self.retry)
         registers = registerMap?.resetValues ?? [:]
@@ -129,11 +133,12 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
     // MARK: Transport: the chip model
 
     func perform(_ transfer: I2CWireTransfer) throws(I2CTransportFailure) -> [UInt8] {
-        guard let request = layout.decode(transfer) else {
+        guard let wireRequest = layout.decode(transfer) else {
             preconditionFailure("the \(layout) layout never sends \(transfer)")
         }
         let outcome: Result<[UInt8], I2CTransportFailure> = condition.locked {
             wire.append(transfer)
+            let request = storageRequest(for: wireRequest)
             if let error = injectedFailure(for: request) {
                 events.append(.failed(request, error))
                 return .failure(.bus(error))
@@ -145,6 +150,7 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
             switch request {
             case .write(let reg, let value):
                 registers[reg] = value
+                behavior?.didWrite(reg, value, registers: &registers, resetValues: registerMap?.resetValues ?? [:])
                 events.append(.write(reg: reg, value: value))
                 return .success([])
             case .read(let reg):
@@ -158,6 +164,20 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
             }
         }
         return try outcome.get()
+    }
+
+    /// The request with its register translated to where the chip stores it (a paged chip's current page).
+    /// Under the lock.
+    private func storageRequest(for request: RegisterTransfer) -> RegisterTransfer {
+        guard let behavior else { return request }
+        switch request {
+        case .write(let reg, let value):
+            return .write(reg: behavior.storageAddress(of: reg, registers: registers), value: value)
+        case .read(let reg):
+            return .read(reg: behavior.storageAddress(of: reg, registers: registers))
+        case .readBlock(let reg, let count):
+            return .readBlock(reg: behavior.storageAddress(of: reg, registers: registers), count: count)
+        }
     }
 
     /// An injected failure for this transfer, counting it down. Under the lock.

@@ -201,6 +201,44 @@ struct SimulatedRegisterBusTests {
         #expect(bus.registerValue(0x07) == 0x00A)
         #expect(bus.registerValue(0x08) == nil)
     }
+
+    @Test func aSoftResetRegisterPutsEveryRegisterBack() throws {
+        let bus = SimulatedRegisterBus(address: try I2CAddress(0x1a), layout: .reg7Value9, registerMap: wm8960Map,
+                                       behavior: SoftResetRegister(0x0F))
+        try bus.write(0x07, 0x1FF)
+        try bus.write(0x02, 0x179)
+        try bus.write(0x19, 0x0C0)
+        #expect(bus.registerValue(0x07) == 0x1FF)
+        try bus.write(0x0F, 0x000)
+        #expect(bus.registerValue(0x07) == 0x00A && bus.registerValue(0x02) == 0x000 && bus.registerValue(0x19) == 0x000)
+        #expect(bus.trace.last == .write(reg: 0x0F, value: 0x000))
+    }
+
+    /// A chip with a page register at 0 on every page: pages are stored 256 apart.
+    struct PagedChip: SimulatedChipBehavior {
+        func storageAddress(of wireRegister: RegisterAddress, registers: [RegisterAddress: RegisterValue]) -> RegisterAddress {
+            wireRegister == 0 ? 0 : (registers[0] ?? 0) << 8 | wireRegister
+        }
+    }
+
+    @Test func aPagedChipStoresTheSameWireAddressPerPage() throws {
+        let map = RegisterMap([
+            RegisterDefinition(0x000, "page", width: 8),
+            RegisterDefinition(0x002, "standby", width: 8, reset: 0x00),
+            RegisterDefinition(0x102, "analog gain", width: 8, reset: 0x00),
+        ])
+        let bus = SimulatedRegisterBus(address: try I2CAddress(0x4c), layout: .reg8Value8, registerMap: map,
+                                       behavior: PagedChip())
+        try bus.write(0x02, 0x10)
+        try bus.write(0x00, 0x01)
+        try bus.write(0x02, 0x11)
+        #expect(try bus.read(0x02) == 0x11)
+        #expect(bus.registerValue(0x002) == 0x10 && bus.registerValue(0x102) == 0x11)
+        #expect(throws: I2CError.self) { try bus.write(0x03, 0x00) }  // page 1 register 3 does not exist
+        #expect(bus.trace == [.write(reg: 0x002, value: 0x10), .write(reg: 0x000, value: 0x01),
+                              .write(reg: 0x102, value: 0x11), .read(reg: 0x102, value: 0x11),
+                              .rejected(.write(reg: 0x103, value: 0x00), .noSuchRegister(0x103))])
+    }
 }
 
 private extension RegisterBusEvent {

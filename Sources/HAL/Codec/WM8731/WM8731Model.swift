@@ -2,16 +2,16 @@
 /// and the analog state its registers imply, so tests can say "headphones: powered at -20.0 dB" instead
 /// of comparing bytes.
 ///
-/// Limits of the twin, as the bus does not let a model react to writes: a write to R15 does not reset the
-/// other registers (call `bus.resetRegisters()`), and the "both channels" bits are not modelled (the driver
-/// never sets them).
+/// A write to R15 resets every register, as on the chip. Limit of the twin: the "both channels" bits are
+/// not modelled (the driver never sets them).
 public final class WM8731Model: Sendable {
     public let bus: SimulatedRegisterBus
     public let mclk: Int
 
     /// A WM8731 on `bus` at `address` (0x1a with CSB low, 0x1b with it high), clocked from `mclk` Hz.
     public init(bus: Int = 1, address: I2CAddress, mclk: Int) {
-        self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8731Register.map)
+        self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8731Register.map,
+                                        behavior: SoftResetRegister(WM8731Register.reset))
         self.mclk = mclk
     }
 

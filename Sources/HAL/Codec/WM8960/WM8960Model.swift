@@ -2,16 +2,16 @@
 /// their reset values, R15 write-only), and the analog state its registers imply, so tests can say
 /// "headphones powered at -20 dB" instead of comparing bytes.
 ///
-/// Limits of the twin, as the bus does not let a model react to writes: a write to R15 does not reset the
-/// other registers (call `bus.resetRegisters()`), and volume update bits are not modelled as latches (the
-/// decoded gain is the last value written to each register).
+/// A write to R15 resets every register, as on the chip. Limit of the twin: volume update bits are not
+/// modelled as latches (the decoded gain is the last value written to each register).
 public final class WM8960Model: Sendable {
     public let bus: SimulatedRegisterBus
     public let mclk: Int
 
     /// A WM8960 on `bus` at `address` (0x1a, its only address on the HATs), clocked from `mclk` Hz.
     public init(bus: Int = 1, address: I2CAddress, mclk: Int) {
-        self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8960Register.map)
+        self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8960Register.map,
+                                        behavior: SoftResetRegister(WM8960Register.reset))
         self.mclk = mclk
     }
 
