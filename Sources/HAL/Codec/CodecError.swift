@@ -15,6 +15,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     case notConfigured(codec: String, operation: String)
     /// A value that is not a number (NaN volume or gain).
     case invalidGain(Double)
+    /// The chip answering at `target` is not the one the board names: its ID register reads `found`.
+    case wrongChip(codec: String, target: String, found: UInt16, expected: String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,11 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "before analog power)"
         case .invalidGain(let value):
             return "\(value) is not a gain in dB"
+        case .wrongChip(let codec, let target, let found, let expected):
+            let hex = String(found, radix: 16, uppercase: true)
+            return "the chip at \(target) is not an \(codec): its ID register reads 0x"
+                + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                + " (expected \(expected)). Check the board file's codec and I2C address"
         }
     }
 

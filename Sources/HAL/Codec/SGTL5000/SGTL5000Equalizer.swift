@@ -185,37 +185,70 @@ public enum SGTL5000Equalizer {
                                   setting: setting, maxDeviationDB: deviation(of: setting, from: design).dB)
         }
         var reasons: [String] = []
-        var best = Double.infinity
         if design.stages.count <= peqFilters {
-            let filters = design.stages.compactMap(SGTL5000Biquad.init)
-            if filters.count == design.stages.count {
-                let setting = SGTL5000EQSetting.parametric(filters: filters, mainChannel: mainChannelCode(design.precutDB))
+            if let filters = peqFilters(design.stages, precutDB: design.precutDB) {
+                let setting = SGTL5000EQSetting.parametric(filters: filters.filters, mainChannel: filters.mainChannel)
                 let worst = deviation(of: setting, from: design)
-                best = Swift.min(best, worst.dB)
                 if worst.dB <= toleranceDB {
                     return SGTL5000EQPlan(
-                        path: .hardware("'\(preset.name)': \(filters.count)-band PEQ, within \(rounded(worst.dB)) dB of the design"),
+                        path: .hardware("'\(preset.name)': \(filters.filters.count)-band PEQ, within \(rounded(worst.dB)) dB of the design"),
                         setting: setting, maxDeviationDB: worst.dB)
                 }
                 reasons.append("the PEQ strays \(rounded(worst.dB)) dB at \(Int(worst.frequency.rounded())) Hz")
             } else {
                 reasons.append("a band's coefficients exceed the PEQ's -2...+2 range")
             }
-        } else {
+        }
+        // Approximations: the graphic EQ, and (for more than 7 bands) the PEQ with the 7 strongest bands;
+        // the closer one wins if it is within tolerance.
+        var candidates: [(setting: SGTL5000EQSetting, name: String)] = [(graphicFit(design), "the 5-band graphic EQ")]
+        if design.stages.count > peqFilters {
             reasons.append("\(design.stages.count) bands, the PEQ has \(peqFilters)")
+            let strongest = design.bands.indices
+                .sorted { strength(design.bands[$0]) > strength(design.bands[$1]) }
+                .prefix(peqFilters).sorted()
+            if let filters = peqFilters(strongest.map { design.stages[$0] }, precutDB: design.precutDB) {
+                candidates.append((.parametric(filters: filters.filters, mainChannel: filters.mainChannel),
+                                   "the PEQ with the \(peqFilters) strongest bands"))
+            }
         }
-        let setting = graphicFit(design)
-        let worst = deviation(of: setting, from: design)
-        best = Swift.min(best, worst.dB)
-        if worst.dB <= toleranceDB {
-            return SGTL5000EQPlan(path: .hardware("'\(preset.name)': 5-band graphic EQ, within \(rounded(worst.dB)) dB of the design"),
-                                  setting: setting, maxDeviationDB: worst.dB)
+        var best: (setting: SGTL5000EQSetting, name: String, dB: Double, frequency: Double)?
+        for candidate in candidates {
+            let worst = deviation(of: candidate.setting, from: design)
+            if worst.dB <= toleranceDB, best == nil || worst.dB < best!.dB {
+                best = (candidate.setting, candidate.name, worst.dB, worst.frequency)
+            } else if worst.dB > toleranceDB {
+                reasons.append("\(candidate.name) strays \(rounded(worst.dB)) dB at \(Int(worst.frequency.rounded())) Hz")
+            }
         }
-        reasons.append("the 5-band graphic EQ strays \(rounded(worst.dB)) dB at \(Int(worst.frequency.rounded())) Hz")
+        if let best {
+            return SGTL5000EQPlan(path: .hardware("'\(preset.name)': \(best.name), within \(rounded(best.dB)) dB of the design"),
+                                  setting: best.setting, maxDeviationDB: best.dB)
+        }
+        let closest = candidates.map { deviation(of: $0.setting, from: design).dB }.min() ?? .infinity
         return SGTL5000EQPlan(
             path: .software("'\(preset.name)': " + reasons.joined(separator: "; ")
                             + " (tolerance \(toleranceDB) dB)"),
-            setting: nil, maxDeviationDB: best)
+            setting: nil, maxDeviationDB: closest)
+    }
+
+    /// How much a band shapes the response, for choosing which to keep: its gain, and filters without a
+    /// gain (high- and low-pass, notch) first.
+    static func strength(_ band: EQBand) -> Double {
+        band.type.usesGain ? abs(band.gainDB) : .infinity
+    }
+
+    /// `stages` quantized for the PEQ, the pre-cut on DAP_MAIN_CHAN; when a stage's coefficients exceed
+    /// the DAP's range (a treble shelf's b0 near 2), the pre-cut is folded into that stage instead.
+    static func peqFilters(_ stages: [BiquadCoefficients], precutDB: Double)
+        -> (filters: [SGTL5000Biquad], mainChannel: RegisterValue)? {
+        let direct = stages.compactMap(SGTL5000Biquad.init)
+        if direct.count == stages.count { return (direct, mainChannelCode(precutDB)) }
+        guard let failing = stages.firstIndex(where: { SGTL5000Biquad($0) == nil }) else { return nil }
+        var folded = stages
+        folded[failing] = stages[failing].scaled(by: Decibels.linear(precutDB))
+        let filters = folded.compactMap(SGTL5000Biquad.init)
+        return filters.count == stages.count ? (filters, mainChannelCode(0)) : nil
     }
 
     /// Graphic band codes fitted to the design by least squares on the check frequencies (three rounds

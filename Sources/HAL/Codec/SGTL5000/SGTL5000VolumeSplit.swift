@@ -85,7 +85,7 @@ public struct SGTL5000VolumeSplit: Hashable, Sendable {
     public static func dacDB(code: RegisterValue) -> Double? {
         let code = Int(code & 0xFF)
         if code >= 0xFC { return nil }
-        return -Double(Swift.max(0, code - 0x3C)) / 2
+        return Double(0x3C - Swift.max(0x3C, code)) / 2
     }
 
     /// CHIP_LINE_OUT_VOL code (one channel) for `dB` on the line stage.
