@@ -69,7 +69,7 @@ public final class SGTL5000Model: Sendable {
         let fromLine = control & SGTL5000Bits.adcFromLineIn != 0
         return SGTL5000State(
             chipID: value(SGTL5000Register.chipID),
-            vdddRegulator: power & SGTL5000Bits.linregDPowerUp != 0 ? 1.6 - 0.05 * Double(regulator & SGTL5000Bits.vdddLevel) : nil,
+            vdddRegulator: power & SGTL5000Bits.linregDPowerUp != 0 ? Double(1600 - 50 * Int(regulator & SGTL5000Bits.vdddLevel)) / 1000 : nil,
             chargePump: power & SGTL5000Bits.chargePumpPowerUp != 0
                 ? "on" : (regulator & SGTL5000Bits.chargePumpOverride != 0
                           ? (regulator & SGTL5000Bits.chargePumpFromVDDIO != 0 ? "from VDDIO" : "from VDDA") : "automatic"),
@@ -190,7 +190,7 @@ public struct SGTL5000State: Hashable, Sendable {
     }
 
     public var chipID: RegisterValue
-    /// The internal VDDD regulator's voltage, nil when it is off (external VDDD).
+    /// The internal VDDD regulator's voltage, nil when it is off (external VDDD, or before power-up).
     public var vdddRegulator: Double?
     public var chargePump: String
     public var reftop: Bool
@@ -267,7 +267,7 @@ extension SGTL5000State: CustomStringConvertible {
         case .graphic(let bands): eqText = "EQ: graphic \(bands.map { "\($0)" }.joined(separator: " ")) dB"
         }
         return [
-            "supplies: VDDD " + (vdddRegulator.map { "regulator \(SGTL5000Equalizer.rounded($0)) V" } ?? "external")
+            "supplies: VDDD " + (vdddRegulator.map { "regulator \(SGTL5000Equalizer.rounded($0)) V" } ?? "regulator off")
                 + ", charge pump \(chargePump)",
             "references: VAG \(vag ? "on" : "off") (\(Int((vagVolts * 1000).rounded())) mV\(slowVAGRamp ? ", slow ramp" : "")), "
                 + "REFTOP \(reftop ? "on" : "off")\(shortDetectEnabled ? ", short detect on" : "")",
