@@ -103,12 +103,14 @@ public struct SGTL5000EQPlan: Hashable, Sendable {
 ///    20-bit coefficients, so the modelled response is the design's up to quantization (a few hundredths of
 ///    a dB); the pre-cut goes to DAP_MAIN_CHAN (0x8000 = unity), which sits before the EQ like the design's.
 ///    This is preferred because it is exact, not an approximation.
-/// 3. Otherwise (the 10-band graphic presets): the 5-band graphic EQ, with band gains fitted by least squares
-///    to the design and rounded to its 0.25 dB steps (-11.75...+12 dB). The datasheet gives the bands'
-///    centres (115, 330, 990, 3000, 9900 Hz), range and step but not their shape; the model takes each band
-///    as a peaking biquad with `graphicQ` = 0.87 (one band per 1.6 octaves, the centres' spacing), in
-///    cascade. A preset the five bands cannot follow within tolerance (a 31 Hz or 16 kHz band the hardware
-///    has no band for) goes to software, and the reason names the worst frequency.
+/// 3. Otherwise (the 10-band graphic presets, or a PEQ that strays): two approximations, the closer wins if
+///    it is within tolerance: the PEQ with the 7 strongest bands (pass filters first, then by |gain|), and
+///    the 5-band graphic EQ with band gains fitted by least squares to the design and rounded to its 0.25 dB
+///    steps (-11.75...+12 dB). The datasheet gives the graphic bands' centres (115, 330, 990, 3000, 9900
+///    Hz), range and step but not their shape; the model takes each band as a peaking biquad with
+///    `graphicQ` = 0.87 (one band per 1.6 octaves, the centres' spacing), in cascade, an assumption.
+/// A preset neither can follow (a 31 Hz or 16 kHz band the graphic EQ has no band for, more strong bands
+/// than the PEQ has filters) goes to software, and the reason names each candidate's worst frequency.
 public enum SGTL5000Equalizer {
     public static let toleranceDB = 1.0
     public static let graphicCentres: [Double] = [115, 330, 990, 3000, 9900]
@@ -186,7 +188,7 @@ public enum SGTL5000Equalizer {
         }
         var reasons: [String] = []
         if design.stages.count <= peqFilters {
-            if let filters = peqFilters(design.stages, precutDB: design.precutDB) {
+            if let filters = quantizedPEQ(design.stages, precutDB: design.precutDB) {
                 let setting = SGTL5000EQSetting.parametric(filters: filters.filters, mainChannel: filters.mainChannel)
                 let worst = deviation(of: setting, from: design)
                 if worst.dB <= toleranceDB {
@@ -207,7 +209,7 @@ public enum SGTL5000Equalizer {
             let strongest = design.bands.indices
                 .sorted { strength(design.bands[$0]) > strength(design.bands[$1]) }
                 .prefix(peqFilters).sorted()
-            if let filters = peqFilters(strongest.map { design.stages[$0] }, precutDB: design.precutDB) {
+            if let filters = quantizedPEQ(strongest.map { design.stages[$0] }, precutDB: design.precutDB) {
                 candidates.append((.parametric(filters: filters.filters, mainChannel: filters.mainChannel),
                                    "the PEQ with the \(peqFilters) strongest bands"))
             }
@@ -240,7 +242,7 @@ public enum SGTL5000Equalizer {
 
     /// `stages` quantized for the PEQ, the pre-cut on DAP_MAIN_CHAN; when a stage's coefficients exceed
     /// the DAP's range (a treble shelf's b0 near 2), the pre-cut is folded into that stage instead.
-    static func peqFilters(_ stages: [BiquadCoefficients], precutDB: Double)
+    static func quantizedPEQ(_ stages: [BiquadCoefficients], precutDB: Double)
         -> (filters: [SGTL5000Biquad], mainChannel: RegisterValue)? {
         let direct = stages.compactMap(SGTL5000Biquad.init)
         if direct.count == stages.count { return (direct, mainChannelCode(precutDB)) }
