@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
-        .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "TestSupport"]),
         .testTarget(name: "applianceTests", dependencies: ["appliance", "TestSupport"]),
     ],
