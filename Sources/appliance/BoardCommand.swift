@@ -54,7 +54,7 @@ extension BoardCommand {
         func run() throws {
             let catalog = BoardCatalog.standard(explicit: boards)
             let config: BoardConfig
-            do {
+            do throws(BoardCatalogError) {
                 config = try catalog.board(nameOrPath: board)
             } catch {
                 throw BoardCommandError(error, argument: board)
@@ -78,7 +78,7 @@ extension BoardCommand {
         func run() throws {
             var failed = 0
             for file in files {
-                do {
+                do throws(BoardCatalogError) {
                     _ = try BoardCatalog.load(path: file)
                     print("\(file): ok")
                 } catch {

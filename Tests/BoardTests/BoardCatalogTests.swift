@@ -60,19 +60,19 @@ struct BoardCatalogTests {
         #expect(try catalog.board(named: "simulated") == SimulatedBoard.config)
         #expect(try catalog.board(nameOrPath: directory + "/hat-board.yaml").name == "hat-board")
         #expect(throws: BoardCatalogError.self) { try catalog.board(named: "hat-bord") }
-        do {
+        do throws(BoardCatalogError) {
             _ = try catalog.board(named: "hat-bord")
         } catch {
             #expect(error.description.hasPrefix("unknown board 'hat-bord'; did you mean hat-board? (known boards: broken, hat-board, simulated;"))
         }
-        do {
+        do throws(BoardCatalogError) {
             _ = try catalog.board(named: "broken")
             Issue.record("a broken board loaded")
         } catch {
             guard case .invalid(let errors) = error else { Issue.record("\(error)"); return }
             #expect(errors.errors.count == 4)   // description, codec, pcm, volume missing
         }
-        do {
+        do throws(BoardCatalogError) {
             _ = try BoardCatalog.load(path: directory + "/none.yaml")
         } catch {
             #expect(error.description == "cannot read '\(directory)/none.yaml': no such file or directory")

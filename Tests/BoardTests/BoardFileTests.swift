@@ -147,7 +147,7 @@ struct BoardFileTests {
             let name = String(file.dropLast(5))
             let path = "Fixtures/broken/" + file
             let text = try RepositoryFiles.text(RepositoryFiles.brokenFixtures + "/" + file)
-            do {
+            do throws(BoardConfigErrors) {
                 _ = try BoardConfig.parse(text, file: path)
                 Issue.record("\(file) validated")
             } catch {

@@ -123,8 +123,8 @@ public struct BoardCatalog: Sendable {
     /// Reads and validates one board file.
     public static func load(path: String) throws(BoardCatalogError) -> BoardConfig {
         let text: String
-        do { text = try BoardFiles.read(path) } catch { throw .unreadable(error) }
-        do { return try BoardConfig.parse(text, file: path) } catch { throw .invalid(error) }
+        do throws(BoardFileError) { text = try BoardFiles.read(path) } catch { throw .unreadable(error) }
+        do throws(BoardConfigErrors) { return try BoardConfig.parse(text, file: path) } catch { throw .invalid(error) }
     }
 
     static func looksLikePath(_ text: String) -> Bool {

@@ -9,7 +9,7 @@ extension BoardConfig {
     /// Throws every error found, in line order; a YAML syntax error stops reading at that line.
     public static func parse(_ text: String, file: String) throws(BoardConfigErrors) -> BoardConfig {
         let root: YAMLNode
-        do {
+        do throws(YAMLError) {
             root = try YAMLReader.parse(text, file: file)
         } catch {
             throw BoardConfigErrors([BoardConfigError(file: file, line: error.mark.line, field: "", message: error.message)])
