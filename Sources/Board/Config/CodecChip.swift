@@ -12,6 +12,9 @@ public enum CodecChip: String, Hashable, Sendable, CaseIterable, CustomStringCon
 
     public var description: String { rawValue }
 
+    /// The part number as printed on the chip: `WM8960`.
+    public var displayName: String { rawValue.uppercased() }
+
     /// The analog outputs the chip drives.
     public var outputs: [CodecOutput] {
         switch self {
