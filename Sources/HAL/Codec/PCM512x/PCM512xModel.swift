@@ -123,9 +123,9 @@ public final class PCM512xModel: Sendable {
             && (osr - 16 * rate).magnitude < 1e-6 * osr && ncp <= Double(PCM512xClockPlan.ncpMaximum)
             && idac >= PCM512xClockPlan.minimumDSPClocksPerSample
             && speed == (rate <= 48_000 ? 0 : rate <= 96_000 ? 1 : 2)
-        if let bitClock, fromBCK || !pllOn, let streamRate {
-            // BCLK must be the frame rate the tree makes times the bits of a frame.
-            limits = limits && (rate - Double(streamRate)).magnitude < 1e-6 * rate && bitClock > 0
+        if bitClock != nil, let streamRate {
+            // The tree must make the rate the SoC's frames arrive at.
+            limits = limits && (rate - Double(streamRate)).magnitude < 1e-6 * rate
         }
         return (rate, limits)
     }
