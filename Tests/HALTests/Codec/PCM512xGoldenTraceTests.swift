@@ -104,6 +104,25 @@ struct PCM512xGoldenTraceTests {
         #expect(other.trace.count == 4, "page, reset, release, then the first read-back that failed to match")
     }
 
+    @Test func aFailedReadBackIsNotIdentified() throws {
+        let model = PCM512xModel(address: try I2CAddress(0x4d), clockSource: .bitClock64)
+        model.bus.failTransfers(to: 0x028)
+        let codec = PCM512x(bus: model.bus, clock: ManualClock(skipsSleeps: true), clockSource: .bitClock64)
+        do {
+            try codec.reset()
+            Issue.record("identified without reading back")
+        } catch {
+            guard case .notIdentified(_, let evidence, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(evidence.hasPrefix("a chip at i2c-1 address 0x4d took the reset but the read-back of P0 R40 failed"))
+        }
+    }
+
+    @Test func theMuteTimeIs150SamplesPlus200Microseconds() {
+        #expect(PCM512x.muteDelay(rate: 48_000) == .nanoseconds(3_325_000))
+        #expect(PCM512x.muteDelay(rate: 44_100) == .nanoseconds(3_401_361 + 200_000))  // rounded up to a ns
+        #expect(PCM512x.muteDelay(rate: 8_000) == .nanoseconds(18_950_000))
+    }
+
     @Test func powerUpFromBCLKAt48k() throws {
         let rig = try Rig(.bitClock64)
         try rig.codec.setVolume(-20, output: .line)
