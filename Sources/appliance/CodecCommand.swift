@@ -106,10 +106,12 @@ extension CodecCommand {
                 ? BoardCodec.hardware(config.codec, maximumVolumeDB: maximum, clock: SystemClock())
                 : BoardCodec.simulated(config.codec, maximumVolumeDB: maximum, clock: clock)
             let after = try self.after.map(CodecOperation.parse)
+            var streamRate: Int?
             if let after {
                 let session = try CodecSession(config: config, codec: codec, stream: stream)
                 try session.prepare(for: after)
                 try session.perform(after)
+                streamRate = session.streamRate(after: after)
             }
             let target = codec.bus.target
             let source = hardware ? (readBack ? "read back from the chip" : "the driver's cache (nothing written)")
@@ -120,7 +122,7 @@ extension CodecCommand {
                                readBack: readBack))
             if let model = codec.model {
                 print("")
-                print(model.stateDescription)
+                print(model.describeState(streamRate: streamRate))
             }
         }
     }
@@ -280,6 +282,15 @@ struct CodecSession {
         try driver.select(output: output)
         try driver.setVolume(startVolume, output: output)
         try driver.powerUp()
+    }
+
+    /// The rate the I2S runs at after `operation` (nil once it stopped).
+    func streamRate(after operation: CodecOperation) -> Int? {
+        switch operation {
+        case .reset, .powerDown, .standby: nil
+        case .powerUp, .rateChange: newFormat.sampleRate
+        case .volume, .wake: format.sampleRate
+        }
     }
 
     /// What the operation was run with, for the trace's heading.

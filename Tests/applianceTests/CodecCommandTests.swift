@@ -55,8 +55,8 @@ struct CodecCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "WM8960 on i2c-1 at 0x1a, MCLK 12.288 MHz (board 'simulated'; simulated twin, after power-up)")
-        #expect(lines.contains { $0.hasPrefix("R25  0x19  Pwr Mgmt (1)") && $0.contains(" 0x0C0  cache  ") && $0.contains("VMIDSEL=0b01") })
-        #expect(lines.contains { $0.hasPrefix("R15  0x0F") && $0.hasSuffix("(write-only: a command, not a state)") })
+        #expect(lines.contains { $0.hasPrefix("R25   0x19  Pwr Mgmt (1)") && $0.contains(" 0x0C0  cache  ") && $0.contains("VMIDSEL=0b01") })
+        #expect(lines.contains { $0.hasPrefix("R15   0x0F") && $0.hasSuffix("(write-only: a command, not a state)") })
         #expect(lines.contains("speaker: powered at -20.0 dB"))
         #expect(lines.contains("headphones: off"))
     }

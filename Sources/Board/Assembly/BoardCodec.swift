@@ -28,7 +28,13 @@ public struct BoardCodec {
             let codec = WM8731(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
             return BoardCodec(chip: config.chip, codec: codec, bus: model.bus, registerMap: WM8731Register.map,
                               registers: codec.registers, model: model)
-        case .sgtl5000, .pcm5122:
+        case .pcm5122:
+            let model = PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config))
+            let codec = PCM512x(bus: model.bus, clock: clock, clockSource: model.clockSource,
+                                maximumVolumeDB: maximumVolumeDB)
+            return BoardCodec(chip: config.chip, codec: codec, bus: codec.pagedBus, registerMap: PCM512xRegister.map,
+                              registers: codec.registers, model: model)
+        case .sgtl5000:
             throw .driverMissing(config.chip)
         }
     }
@@ -57,8 +63,22 @@ public struct BoardCodec {
             let codec = WM8731(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
             return BoardCodec(chip: config.chip, codec: codec, bus: bus, registerMap: WM8731Register.map,
                               registers: codec.registers, model: nil)
-        case .sgtl5000, .pcm5122:
+        case .pcm5122:
+            let codec = PCM512x(bus: try open(.reg8Value8), clock: clock, clockSource: pcm512xClock(config),
+                                maximumVolumeDB: maximumVolumeDB)
+            return BoardCodec(chip: config.chip, codec: codec, bus: codec.pagedBus, registerMap: PCM512xRegister.map,
+                              registers: codec.registers, model: nil)
+        case .sgtl5000:
             throw .driverMissing(config.chip)
+        }
+    }
+
+    /// A PCM512x's clock: its SCK pin from a crystal, or its PLL from the bit clock, which the Pi's I2S
+    /// runs at 64 bits a frame (two 32-bit slots) for 16- and 24-bit streams alike.
+    private static func pcm512xClock(_ config: CodecConfig) -> PCM512xClockSource {
+        switch config.clock {
+        case .mclk(let hertz): .masterClock(hertz: hertz)
+        case .bclk: .bitClock64
         }
     }
 

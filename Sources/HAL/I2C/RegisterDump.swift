@@ -21,11 +21,13 @@ public struct RegisterDump: Sendable, CustomStringConvertible {
 
     public var entries: [Entry]
     public var valueBits: Int
+    public var registerBits: Int
 
     /// Dumps every register of `map`: read back from the chip when `readBack` and the layout and register
     /// allow it, else from `cache`.
     public init(map: RegisterMap, cache: RegisterCache, layout: RegisterLayout, readBack: Bool) {
         valueBits = layout.valueBits
+        registerBits = layout.registerBits
         entries = map.addresses.map { address in
             let definition = map[address]!
             let readable = layout.isReadable && definition.access != .writeOnly
@@ -47,13 +49,17 @@ public struct RegisterDump: Sendable, CustomStringConvertible {
     }
 
     /// One line per register:
-    /// `R7    0x07  Audio Interface (1)      0x00A  cache  ALRSWAP=0 BCLKINV=0 ... WL=0b10 FORMAT=0b10`
+    /// `R7    0x07  Audio Interface (1)      0x00A  cache  ALRSWAP=0 BCLKINV=0 ... WL=0b10 FORMAT=0b10`;
+    /// a paged chip's page-1 register 2 is `P1R2  0x02`.
     public var description: String {
         let nameWidth = entries.map(\.definition.name.count).max() ?? 0
         return entries.map { entry in
             let address = entry.definition.address
-            let label = address > 0xFF ? "" : "R\(address)"
-            var line = label.padded(to: 5) + I2CHex.register(address).padded(to: 6)
+            // Past the wire's 8-bit range a register is on a page (page * 256 + register).
+            let paged = registerBits == 8 && address > 0xFF
+            let label = registerBits == 16 ? "" : paged ? "P\(address >> 8)R\(address & 0xFF)" : "R\(address)"
+            let hex = I2CHex.register(paged ? address & 0xFF : address)
+            var line = label.padded(to: 6) + hex.padded(to: registerBits == 16 ? 8 : 6)
                 + entry.definition.name.padded(to: nameWidth + 2)
             if let value = entry.value {
                 line += I2CHex.value(value, bits: valueBits).padded(to: (valueBits + 3) / 4 + 4)

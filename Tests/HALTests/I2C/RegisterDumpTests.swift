@@ -14,8 +14,8 @@ struct RegisterDumpTests {
         #expect(dump.entries.allSatisfy { $0.source == .cache }, "a 7+9 chip cannot be read back")
         let lines = dump.description.split(separator: "\n").map(String.init)
         #expect(lines.count == 11)
-        #expect(lines[2] == "R2   0x02  Left Headphone Out              0x0E5  cache  LRHPBOTH=0 LZCEN=1 LHPVOL=0x65")
-        #expect(lines.contains { $0.hasPrefix("R15  0x0F") && $0.hasSuffix("(write-only: a command, not a state)") })
+        #expect(lines[2] == "R2    0x02  Left Headphone Out              0x0E5  cache  LRHPBOTH=0 LZCEN=1 LHPVOL=0x65")
+        #expect(lines.contains { $0.hasPrefix("R15   0x0F") && $0.hasSuffix("(write-only: a command, not a state)") })
         // The cache agrees with what the simulated chip holds, register by register.
         for entry in dump.entries where entry.definition.access != .writeOnly {
             #expect(entry.value == model.bus.registerValue(entry.definition.address))
@@ -34,7 +34,7 @@ struct RegisterDumpTests {
         let cache = RegisterCache(bus: bus, map: map)
         let fromChip = RegisterDump(map: map, cache: cache, layout: .reg8Value8, readBack: true)
         #expect(fromChip.entries.map(\.value) == [0x5A, 0x03] && fromChip.entries.allSatisfy { $0.source == .chip })
-        #expect(fromChip.description.split(separator: "\n").last == "R1   0x01  status   0x03  chip   MIC=1 JACK=1")
+        #expect(fromChip.description.split(separator: "\n").last == "R1    0x01  status   0x03  chip   MIC=1 JACK=1")
         let fromCache = RegisterDump(map: map, cache: cache, layout: .reg8Value8, readBack: false)
         #expect(fromCache.entries[1].value == nil && fromCache.entries[1].note == "not cached; read back to see it")
         bus.failTransfers(to: 0x01, with: .io)
