@@ -170,11 +170,13 @@ extension CodecCommand {
 /// Pairs each recipe step with the transfers it caused on the simulated bus.
 final class StepRecorder: @unchecked Sendable {
     let bus: SimulatedRegisterBus
-    private var steps: [(recipe: String, step: CodecStep, firstTransfer: Int)] = []
+    /// Each step with the index of its first transfer; a nil step marks a recipe's end (transfers after it
+    /// are the driver's own, such as reading back registers to identify the chip).
+    private var steps: [(recipe: String, step: CodecStep?, firstTransfer: Int)] = []
 
     init(bus: SimulatedRegisterBus) { self.bus = bus }
 
-    func record(_ recipe: CodecRecipe, _ step: CodecStep) {
+    func record(_ recipe: CodecRecipe, _ step: CodecStep?) {
         steps.append((recipe.name, step, bus.trace.count))
     }
 
@@ -191,17 +193,27 @@ final class StepRecorder: @unchecked Sendable {
                 currentRecipe = entry.recipe
             }
             let end = index + 1 < steps.count ? steps[index + 1].firstTransfer : events.count
-            switch entry.step {
+            guard let step = entry.step else {
+                for transfer in entry.firstTransfer..<end {
+                    lines.append(("  " + events[transfer].description(in: bus.layout)).padded(to: 40)
+                                 + "; by the driver outside its recipes (identification, status)")
+                    lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
+                    writes += 1
+                }
+                currentRecipe = nil
+                continue
+            }
+            switch step {
             case .delay(let duration, let reason):
                 lines.append("  wait \(milliseconds(duration))".padded(to: 40) + "; \(reason)")
                 waited += duration
             case .write, .update:
                 if entry.firstTransfer == end {
-                    lines.append("  (no write: the register already holds it)".padded(to: 40) + "; \(entry.step.reason)")
+                    lines.append("  (no write: the register already holds it)".padded(to: 40) + "; \(step.reason)")
                 }
                 for transfer in entry.firstTransfer..<end {
                     let text = "  " + events[transfer].description(in: bus.layout)
-                    lines.append(text.padded(to: 40) + "; \(entry.step.reason)")
+                    lines.append(text.padded(to: 40) + "; \(step.reason)")
                     lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
                     writes += 1
                 }

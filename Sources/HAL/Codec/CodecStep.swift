@@ -75,12 +75,13 @@ public struct CodecRecipe: Hashable, Sendable, CustomStringConvertible {
                 throw .transferFailed(recipe: name, step: step, error)
             }
         }
+        observer?(self, nil)
     }
 }
 
 extension CodecRecipe {
-    /// Told of every step as it starts, within `CodecRecipe.$stepObserver.withValue(...) { ... }` on the
-    /// calling task: how `appliance codec trace` pairs each I2C transfer with the reason of its step,
-    /// without the drivers knowing they are traced.
-    @TaskLocal public static var stepObserver: (@Sendable (CodecRecipe, CodecStep) -> Void)?
+    /// Told of every step as it starts, and of the recipe's end (a nil step), within
+    /// `CodecRecipe.$stepObserver.withValue(...) { ... }` on the calling task: how `appliance codec trace`
+    /// pairs each I2C transfer with the reason of its step, without the drivers knowing they are traced.
+    @TaskLocal public static var stepObserver: (@Sendable (CodecRecipe, CodecStep?) -> Void)?
 }
