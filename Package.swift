@@ -32,6 +32,7 @@ let package = Package(
             name: "appliance",
             dependencies: [
                 "Queue",
+                "Board",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,6 +40,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "TestSupport"]),
         .testTarget(name: "applianceTests", dependencies: ["appliance", "TestSupport"]),
     ],

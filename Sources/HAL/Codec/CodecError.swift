@@ -2,7 +2,8 @@
 public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A transfer of a recipe step failed on the bus.
     case transferFailed(recipe: String, step: CodecStep, I2CError)
-    /// The clock plan cannot make `rate` exactly from `mclk`; `supported` lists the rates it can.
+    /// The clock plan cannot make `rate` exactly from `mclk` (0: no MCLK, the PLL runs from BCLK);
+    /// `supported` lists the rates it can.
     case unsupportedRate(codec: String, rate: Int, mclk: Int, supported: [Int])
     /// The master clock is outside what the chip's dividers and PLL accept.
     case unsupportedMasterClock(codec: String, mclk: Int, reason: String)
@@ -15,8 +16,9 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     case notConfigured(codec: String, operation: String)
     /// A value that is not a number (NaN volume or gain).
     case invalidGain(Double)
-    /// The chip answering at `target` is not the one the board names: its ID register reads `found`.
-    case wrongChip(codec: String, target: String, found: UInt16, expected: String)
+    /// The chip did not answer as this codec would (no acknowledge, or read-back values that are not its
+    /// reset values, for chips without an ID register): `evidence` says what happened, `hint` what to check.
+    case notIdentified(codec: String, evidence: String, hint: String)
 
     public var description: String {
         switch self {
@@ -24,7 +26,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(recipe): step '\(step.reason)' failed: \(error)"
         case .unsupportedRate(let codec, let rate, let mclk, let supported):
             let list = supported.isEmpty ? "none" : supported.map(String.init).joined(separator: ", ")
-            return "the \(codec) cannot make \(rate) Hz exactly from a \(Self.megahertz(mclk)) MCLK; rates it can make: "
+            let clock = mclk == 0 ? "BCLK (no MCLK)" : "a \(Self.megahertz(mclk)) MCLK"
+            return "the \(codec) cannot make \(rate) Hz exactly from \(clock); rates it can make: "
                 + "\(list) Hz. Pick one of those, or resample in software"
         case .unsupportedMasterClock(let codec, let mclk, let reason):
             return "the \(codec) cannot run from a \(Self.megahertz(mclk)) MCLK: \(reason). Check the board file's mclk"
@@ -40,11 +43,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "before analog power)"
         case .invalidGain(let value):
             return "\(value) is not a gain in dB"
-        case .wrongChip(let codec, let target, let found, let expected):
-            let hex = String(found, radix: 16, uppercase: true)
-            return "the chip at \(target) is not an \(codec): its ID register reads 0x"
-                + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                + " (expected \(expected)). Check the board file's codec and I2C address"
+        case .notIdentified(let codec, let evidence, let hint):
+            return "no \(codec) found: \(evidence). \(hint)"
         }
     }
 

@@ -59,7 +59,9 @@ public struct CodecRecipe: Hashable, Sendable, CustomStringConvertible {
     /// Runs the steps in order on `registers`, sleeping on `clock` for delays. Stops at the first failed
     /// transfer: the cache then still holds what the chip accepted.
     public func run(on registers: RegisterCache, clock: any MonotonicClock) throws(CodecError) {
+        let observer = Self.stepObserver
         for step in steps {
+            observer?(self, step)
             do {
                 switch step {
                 case .write(let reg, let value, _):
@@ -73,5 +75,13 @@ public struct CodecRecipe: Hashable, Sendable, CustomStringConvertible {
                 throw .transferFailed(recipe: name, step: step, error)
             }
         }
+        observer?(self, nil)
     }
+}
+
+extension CodecRecipe {
+    /// Told of every step as it starts, and of the recipe's end (a nil step), within
+    /// `CodecRecipe.$stepObserver.withValue(...) { ... }` on the calling task: how `appliance codec trace`
+    /// pairs each I2C transfer with the reason of its step, without the drivers knowing they are traced.
+    @TaskLocal public static var stepObserver: (@Sendable (CodecRecipe, CodecStep?) -> Void)?
 }

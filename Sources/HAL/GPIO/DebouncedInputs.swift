@@ -28,19 +28,17 @@ public struct DebouncedLineConfig: Hashable, Sendable {
 /// is queued and delivered after the current one). Keep `onChange` short: hand the change to a queue.
 public final class DebouncedInputs: @unchecked Sendable {
     public let clock: any MonotonicClock
-    private let onChange: @Sendable (DebouncedChange) -> Void
+    private let delivery: SerialDelivery<DebouncedChange>
     private let condition = Condition()
     // Guarded by `condition`:
     private var debouncers: [GPIOLineID: Debouncer] = [:]
     private var early: [GPIOLineID: [GPIOEdgeEvent]] = [:]   // edges of a line requested but not yet added
-    private var outbox: [DebouncedChange] = []
-    private var delivering = false
     private var timerRunning = false
     private var timerStopping = false
 
     public init(clock: any MonotonicClock, onChange: @escaping @Sendable (DebouncedChange) -> Void) {
         self.clock = clock
-        self.onChange = onChange
+        delivery = SerialDelivery(onChange)
     }
 
     /// Requests `line` with edge events on both edges, reads its level, and debounces it from now on.
@@ -61,7 +59,7 @@ public final class DebouncedInputs: @unchecked Sendable {
         condition.broadcast {
             var debouncer = Debouncer(line: line, time: debounce, level: level)
             for event in early.removeValue(forKey: line) ?? [] {
-                if let change = debouncer.edge(to: event.edge.level, at: event.timestamp) { outbox.append(change) }
+                if let change = debouncer.edge(to: event.edge.level, at: event.timestamp) { delivery.post(change) }
             }
             debouncers[line] = debouncer
         }
@@ -96,9 +94,9 @@ public final class DebouncedInputs: @unchecked Sendable {
                 early[event.line] = kept
                 return
             }
-            if let change = debouncer.edge(to: event.edge.level, at: event.timestamp) { outbox.append(change) }
+            if let change = debouncer.edge(to: event.edge.level, at: event.timestamp) { delivery.post(change) }
             // A zero debounce time reports at once.
-            if let change = debouncer.settle(at: event.timestamp) { outbox.append(change) }
+            if let change = debouncer.settle(at: event.timestamp) { delivery.post(change) }
             debouncers[event.line] = debouncer
         }
         drain()
@@ -115,25 +113,13 @@ public final class DebouncedInputs: @unchecked Sendable {
                 if let change = debouncer.settle(at: now) { changes.append(change) }
                 debouncers[line] = debouncer
             }
-            outbox.append(contentsOf: changes.sorted { ($0.timestamp, $0.line.chip, $0.line.offset)
+            delivery.post(changes.sorted { ($0.timestamp, $0.line.chip, $0.line.offset)
                                                         < ($1.timestamp, $1.line.chip, $1.line.offset) })
         }
         drain()
     }
 
-    /// Delivers queued changes one at a time, in order, outside the lock; only one thread delivers at once.
-    private func drain() {
-        while true {
-            let next: DebouncedChange? = condition.locked {
-                guard !delivering, !outbox.isEmpty else { return nil }
-                delivering = true
-                return outbox.removeFirst()
-            }
-            guard let next else { return }
-            onChange(next)
-            condition.locked { delivering = false }
-        }
-    }
+    private func drain() { delivery.drain() }
 
     // MARK: the timer thread
 

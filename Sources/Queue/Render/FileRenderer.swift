@@ -4,10 +4,10 @@ import Dispatch
 /// Renders one audio file into another through the same 8.24 chain the player uses:
 /// decode -> 8.24 -> channel map -> EQ -> gain -> limiter -> sample-rate conversion -> dither -> encode.
 ///
-/// With an EQ, the work is spread over three threads in a pipeline, as fast as a two-core board allows: one
-/// reads, decodes and runs the first half of the EQ's stages; the next runs the other half; the calling thread
-/// does everything after the EQ. The EQ's halves hand over blocks in its wide format, so the output is
-/// bit-identical to a one-thread render.
+/// With an EQ, the work is spread over two threads in a pipeline, as fast as a two-core board allows: one
+/// reads, decodes and runs the EQ's first stages; the calling thread runs the rest of the EQ and everything
+/// after it. The EQ's parts hand over blocks in its wide format, so the output is bit-identical to a
+/// one-thread render.
 ///
 /// Every buffer and DSP state is made in `init`; `run` only moves blocks through them, without allocating.
 /// Deterministic: the same input and settings give the same output bytes.
@@ -17,16 +17,21 @@ public final class FileRenderer {
     public let settings: RenderSettings
     /// Frames per block read from the input.
     public static let blockFrames = 16384
+    /// The share of the EQ's stages the reader thread runs (see `runSplit`): decoding costs less than
+    /// gain, dither, encoding and writing, so the reader takes more than half (6 of 10 stages).
+    static let firstShare = 0.6
 
     let inChannels: Int
     let outChannels: Int
     let inputBlock: UnsafeMutablePointer<Fixed824>
     let mapped: UnsafeMutablePointer<Fixed824>
+    /// The pipelined render's EQ output on the calling thread (`mapped` belongs to the reader there).
+    let equalized: UnsafeMutablePointer<Fixed824>
     let converted: UnsafeMutablePointer<Fixed824>
     let convertedCapacity: Int
     /// The EQ split in two (see the type's comment), or nil without a preset.
     let equalizer: (first: BiquadCascade, second: BiquadCascade)?
-    /// Whether an EQ render runs pipelined over three threads (the default) or all on the calling thread.
+    /// Whether an EQ render runs pipelined over two threads (the default) or all on the calling thread.
     public var pipelined = true
     var gain: GainRamp
     let limiter: SoftLimiter?
@@ -63,7 +68,7 @@ public final class FileRenderer {
         }
         equalizer = settings.preset.map { preset in
             let cascade = preset.design(sampleRate: input.sampleRate).makeCascade(channels: outChannels)
-            return cascade.split(at: cascade.stageCount / 2)
+            return cascade.split(at: Int((Double(cascade.stageCount) * Self.firstShare).rounded()))
         }
         gain = GainRamp(gain: Decibels.gain(settings.gainDB))
         limiter = settings.limit ? SoftLimiter() : nil
@@ -78,6 +83,7 @@ public final class FileRenderer {
         let block = Self.blockFrames
         inputBlock = .allocate(capacity: block * inChannels)
         mapped = .allocate(capacity: block * outChannels)
+        equalized = .allocate(capacity: equalizer == nil ? 0 : block * outChannels)
         convertedCapacity = converter?.maximumOutputFrames(forInputFrames: block) ?? block
         converted = .allocate(capacity: convertedCapacity * outChannels)
     }
@@ -85,6 +91,7 @@ public final class FileRenderer {
     deinit {
         inputBlock.deallocate()
         mapped.deallocate()
+        equalized.deallocate()
         converted.deallocate()
     }
 
@@ -150,17 +157,16 @@ public final class FileRenderer {
         return written
     }
 
-    /// The pipelined render: a reader thread runs the EQ's first half, a second worker its other half, and this
-    /// thread `finish`, each a few blocks apart, through two rings.
+    /// The pipelined render: a reader thread decodes and runs the EQ's first stages; this thread runs the
+    /// rest and `finish`, a few blocks behind, through one ring. Two threads for two cores: the split point
+    /// (`firstShare`) balances the reader's decoding against this thread's gain, dither, encoding and writing.
     func runSplit(_ eq: (first: BiquadCascade, second: BiquadCascade), progress: (Int64) -> Void) throws -> Int64 {
         let samplesPerBlock = Self.blockFrames * outChannels
         let wideRing = BlockRing<Int64>(slots: 4, samplesPerSlot: samplesPerBlock)
-        let equalizedRing = BlockRing<Fixed824>(slots: 4, samplesPerSlot: samplesPerBlock)
         let channels = outChannels
         let reader = UncheckedSendable((renderer: self, firstHalf: eq.first))
-        let secondHalf = UncheckedSendable(eq.second)
         let workers = DispatchGroup()
-        // Reads, decodes, widens and runs the first half of the stages. Touches only the renderer's input side.
+        // Reads, decodes, widens and runs the first stages. Touches only the renderer's input side.
         DispatchQueue.global().async(group: workers) {
             let (renderer, firstHalf) = reader.value
             while let slot = wideRing.claimEmpty() {
@@ -179,37 +185,20 @@ public final class FileRenderer {
                 }
             }
         }
-        // Runs the second half of the stages and narrows back to 8.24.
-        DispatchQueue.global().async(group: workers) {
-            defer { wideRing.cancel() }     // if this worker stops early, so does the reader
-            while let out = equalizedRing.claimEmpty() {
-                do {
-                    let (slot, frames) = try wideRing.takeFilled()
-                    if frames > 0 {
-                        let wide = wideRing.samples(slot)
-                        secondHalf.value.processWide(wide, frames: frames)
-                        BiquadCascade.narrow(wide, into: equalizedRing.samples(out), count: frames * channels)
-                    }
-                    wideRing.release(slot)
-                    equalizedRing.publish(out, frames: frames)
-                    if frames == 0 { return }
-                } catch {
-                    equalizedRing.publish(out, error: error)
-                    return
-                }
-            }
-        }
         defer {
-            equalizedRing.cancel()    // a failure here stops the workers at their next block
+            wideRing.cancel()    // a failure here stops the reader at its next block
             workers.wait()
         }
         var written: Int64 = 0
         var done: Int64 = 0
         while true {
-            let (slot, frames) = try equalizedRing.takeFilled()
+            let (slot, frames) = try wideRing.takeFilled()
             if frames == 0 { break }
-            written += try finish(UnsafeMutableBufferPointer(start: equalizedRing.samples(slot), count: frames * channels))
-            equalizedRing.release(slot)
+            let wide = wideRing.samples(slot)
+            eq.second.processWide(wide, frames: frames)
+            BiquadCascade.narrow(wide, into: equalized, count: frames * channels)
+            wideRing.release(slot)
+            written += try finish(UnsafeMutableBufferPointer(start: equalized, count: frames * channels))
             done += Int64(frames)
             progress(done)
         }

@@ -99,15 +99,13 @@ struct SGTL5000GoldenTraceTests {
     @Test func aWrongChipIDIsRefusedNamingWhatWasFound() throws {
         let model = SGTL5000Model(address: try I2CAddress(0x0a), mclk: 12_288_000, chipID: 0x5A11)
         let codec = SGTL5000(bus: model.bus, clock: ManualClock(skipsSleeps: true), mclk: 12_288_000)
-        #expect(throws: CodecError.wrongChip(codec: "SGTL5000", target: "i2c-1 address 0x0a", found: 0x5A11,
-                                             expected: "part ID 0xA0 in bits 15:8")) {
-            try codec.reset()
-        }
+        let expected = CodecError.notIdentified(codec: "SGTL5000",
+                                                evidence: "CHIP_ID at i2c-1 address 0x0a reads 0x5A11, not part 0xA0 in bits 15:8",
+                                                hint: "Check the board file's codec and I2C address")
+        #expect(throws: expected) { try codec.reset() }
         #expect(model.bus.trace == [.read(reg: 0x0000, value: 0x5A11)], "nothing is written to a stranger")
-        let error = CodecError.wrongChip(codec: "SGTL5000", target: "i2c-1 address 0x0a", found: 0x5A11,
-                                         expected: "part ID 0xA0 in bits 15:8")
-        #expect(error.description == "the chip at i2c-1 address 0x0a is not an SGTL5000: its ID register reads "
-                + "0x5A11 (expected part ID 0xA0 in bits 15:8). Check the board file's codec and I2C address")
+        #expect(expected.description == "no SGTL5000 found: CHIP_ID at i2c-1 address 0x0a reads 0x5A11, not part "
+                + "0xA0 in bits 15:8. Check the board file's codec and I2C address")
         // No chip at all: the read fails and says which step it was.
         let absent = SGTL5000Model(address: try I2CAddress(0x0a), mclk: 12_288_000)
         absent.bus.failNextTransfers(10)
@@ -115,7 +113,8 @@ struct SGTL5000GoldenTraceTests {
             try SGTL5000(bus: absent.bus, clock: ManualClock(skipsSleeps: true), mclk: 12_288_000).reset()
             Issue.record("a silent bus identified")
         } catch {
-            #expect(error.description.hasPrefix("SGTL5000 identify: step 'read CHIP_ID: which part answers' failed"))
+            #expect(error.description.hasPrefix("no SGTL5000 found: reading CHIP_ID at i2c-1 address 0x0a failed: "))
+            #expect(error.description.hasSuffix("Check the board file's I2C bus and address, and that the HAT is seated"))
         }
     }
 

@@ -75,12 +75,13 @@ public final class SGTL5000: RecipeDrivenCodec {
     /// back to their power-on values (see `resetRecipe(vagWasOn:)`).
     @discardableResult
     public func reset() throws(CodecError) -> CodecIdentity {
-        let id = try readChip(R.chipID, reason: "read CHIP_ID: which part answers")
+        let id = try readChip(R.chipID, reason: "reading CHIP_ID")
         guard id >> 8 == R.partID else {
-            throw .wrongChip(codec: name, target: "\(registers.bus.target)", found: id,
-                             expected: "part ID 0xA0 in bits 15:8")
+            throw .notIdentified(codec: name, evidence: "CHIP_ID at \(registers.bus.target) reads 0x"
+                                    + String(id, radix: 16, uppercase: true) + ", not part 0xA0 in bits 15:8",
+                                 hint: "Check the board file's codec and I2C address")
         }
-        let power = try readChip(R.analogPower, reason: "read CHIP_ANA_POWER: is VAG still up from an earlier user")
+        let power = try readChip(R.analogPower, reason: "reading CHIP_ANA_POWER")
         try resetRecipe(vagWasOn: power & B.vagPowerUp != 0, analogPower: power).run(on: registers, clock: clock)
         registers.resetToDefaults()
         powerState = .off
@@ -433,12 +434,13 @@ public final class SGTL5000: RecipeDrivenCodec {
 
     // MARK: Pieces
 
+    /// Reads `register` straight from the chip; no answer means no SGTL5000 there.
     private func readChip(_ register: RegisterAddress, reason: String) throws(CodecError) -> RegisterValue {
         do {
             return try registers.bus.read(register)
         } catch {
-            // An update with an empty mask is a read that never writes: the step a failed read belongs to.
-            throw .transferFailed(recipe: "SGTL5000 identify", step: .update(register, mask: 0, value: 0, reason: reason), error)
+            throw .notIdentified(codec: name, evidence: "\(reason) at \(registers.bus.target) failed: \(error)",
+                                 hint: "Check the board file's I2C bus and address, and that the HAT is seated")
         }
     }
 

@@ -15,19 +15,38 @@ public enum WM8731Register {
     public static let reset: RegisterAddress = 15              // R15 RESET (write 0)
 
     /// Every register, with its reset value: line inputs 0 dB muted, headphones 0 dB, bypass on and the
-    /// mic muted, DAC soft-muted, everything but the oscillator and CLKOUT powered down, 24-bit I2S.
+    /// mic muted, DAC soft-muted, everything but the oscillator and CLKOUT powered down, 24-bit I2S. Fields
+    /// carry the datasheet register map's names; unused bits (such as bit 8 of R4-R9 and bits 6:5 of R0/R1)
+    /// have none.
     public static let map = RegisterMap([
-        RegisterDefinition(0, "Left Line In", width: 9, reset: 0x097),
-        RegisterDefinition(1, "Right Line In", width: 9, reset: 0x097),
-        RegisterDefinition(2, "Left Headphone Out", width: 9, reset: 0x079),
-        RegisterDefinition(3, "Right Headphone Out", width: 9, reset: 0x079),
-        RegisterDefinition(4, "Analogue Audio Path Control", width: 9, reset: 0x00A),
-        RegisterDefinition(5, "Digital Audio Path Control", width: 9, reset: 0x008),
-        RegisterDefinition(6, "Power Down Control", width: 9, reset: 0x09F),
-        RegisterDefinition(7, "Digital Audio Interface Format", width: 9, reset: 0x00A),
-        RegisterDefinition(8, "Sampling Control", width: 9, reset: 0x000),
-        RegisterDefinition(9, "Active Control", width: 9, reset: 0x000),
-        RegisterDefinition(15, "Reset", width: 9, reset: 0x000, access: .writeOnly),
+        RegisterDefinition(0, "Left Line In", width: 9, reset: 0x097, fields: [
+            RegisterField("LRINBOTH", bit: 8), RegisterField("LINMUTE", bit: 7), RegisterField("LINVOL", bits: 0...4)]),
+        RegisterDefinition(1, "Right Line In", width: 9, reset: 0x097, fields: [
+            RegisterField("RLINBOTH", bit: 8), RegisterField("RINMUTE", bit: 7), RegisterField("RINVOL", bits: 0...4)]),
+        RegisterDefinition(2, "Left Headphone Out", width: 9, reset: 0x079, fields: [
+            RegisterField("LRHPBOTH", bit: 8), RegisterField("LZCEN", bit: 7), RegisterField("LHPVOL", bits: 0...6)]),
+        RegisterDefinition(3, "Right Headphone Out", width: 9, reset: 0x079, fields: [
+            RegisterField("RLHPBOTH", bit: 8), RegisterField("RZCEN", bit: 7), RegisterField("RHPVOL", bits: 0...6)]),
+        RegisterDefinition(4, "Analogue Audio Path Control", width: 9, reset: 0x00A, fields: [
+            RegisterField("SIDEATT", bits: 6...7), RegisterField("SIDETONE", bit: 5), RegisterField("DACSEL", bit: 4),
+            RegisterField("BYPASS", bit: 3), RegisterField("INSEL", bit: 2), RegisterField("MUTEMIC", bit: 1),
+            RegisterField("MICBOOST", bit: 0)]),
+        RegisterDefinition(5, "Digital Audio Path Control", width: 9, reset: 0x008, fields: [
+            RegisterField("HPOR", bit: 4), RegisterField("DACMU", bit: 3), RegisterField("DEEMP", bits: 1...2),
+            RegisterField("ADCHPD", bit: 0)]),
+        RegisterDefinition(6, "Power Down Control", width: 9, reset: 0x09F, fields: [
+            RegisterField("POWEROFF", bit: 7), RegisterField("CLKOUTPD", bit: 6), RegisterField("OSCPD", bit: 5),
+            RegisterField("OUTPD", bit: 4), RegisterField("DACPD", bit: 3), RegisterField("ADCPD", bit: 2),
+            RegisterField("MICPD", bit: 1), RegisterField("LINEINPD", bit: 0)]),
+        RegisterDefinition(7, "Digital Audio Interface Format", width: 9, reset: 0x00A, fields: [
+            RegisterField("BCLKINV", bit: 7), RegisterField("MS", bit: 6), RegisterField("LRSWAP", bit: 5),
+            RegisterField("LRP", bit: 4), RegisterField("IWL", bits: 2...3), RegisterField("FORMAT", bits: 0...1)]),
+        RegisterDefinition(8, "Sampling Control", width: 9, reset: 0x000, fields: [
+            RegisterField("CLKODIV2", bit: 7), RegisterField("CLKIDIV2", bit: 6), RegisterField("SR", bits: 2...5),
+            RegisterField("BOSR", bit: 1), RegisterField("USB/NORMAL", bit: 0)]),
+        RegisterDefinition(9, "Active Control", width: 9, reset: 0x000, fields: [RegisterField("ACTIVE", bit: 0)]),
+        RegisterDefinition(15, "Reset", width: 9, reset: 0x000, access: .writeOnly, fields: [
+            RegisterField("RESET", bits: 0...8)]),
     ])
 }
 

@@ -1,1 +1,0 @@
-// Board: board-configs/*.yaml -> a validated board description -> an assembled board. Built out in issue 5.

@@ -1,0 +1,255 @@
+import HAL
+
+extension BoardConfig {
+    /// The top-level keys of a board file.
+    static let topLevelKeys = ["name", "description", "hat", "codec", "pcm", "gpio", "jack", "microphone", "buttons",
+                               "amplifier", "leds", "volume", "route"]
+
+    /// Reads and validates a board file. `file` names it in errors (the path as the user gave it).
+    /// Throws every error found, in line order; a YAML syntax error stops reading at that line.
+    public static func parse(_ text: String, file: String) throws(BoardConfigErrors) -> BoardConfig {
+        let root: YAMLNode
+        do throws(YAMLError) {
+            root = try YAMLReader.parse(text, file: file)
+        } catch {
+            throw BoardConfigErrors([BoardConfigError(file: file, line: error.mark.line, field: "", message: error.message)])
+        }
+        let reader = BoardFieldReader(file: file)
+        let board = BoardFileDecoder(reader: reader).decode(root)
+        let errors = reader.errors.enumerated()
+            .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+        guard errors.isEmpty, let board else {
+            throw BoardConfigErrors(errors.isEmpty
+                ? [BoardConfigError(file: file, line: 1, field: "", message: "not a board file")] : errors)
+        }
+        return board
+    }
+}
+
+/// Turns the YAML tree into a `BoardConfig`, field by field, then runs the checks that span fields.
+struct BoardFileDecoder {
+    let reader: BoardFieldReader
+
+    static let bias: [(String, GPIOBias)] = [("pull-up", .pullUp), ("pull-down", .pullDown), ("disabled", .disabled),
+                                            ("as-is", .asIs)]
+    static let role: [(String, CodecClockRole)] = [("provider", .provider), ("consumer", .consumer)]
+    static let outputs: [(String, CodecOutput)] = CodecOutput.allCases.map { ($0.rawValue, $0) }
+    static let inputs: [(String, CodecInput?)] = CodecInput.allCases.map { ($0.rawValue, $0) } + [("none", nil)]
+
+    func decode(_ root: YAMLNode) -> BoardConfig? {
+        guard let root = reader.mapping(root, "", known: BoardConfig.topLevelKeys) else { return nil }
+        let name = reader.string(root, "name", "", required: true, hint: "lower-case letters, digits and '-'")
+        if let name, let nameNode = root["name"],
+           !name.allSatisfy({ ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" }) {
+            reader.report(nameNode.line, "name", "'\(name)' is not a board name", hint: "lower-case letters, digits and '-'")
+        }
+        let description = reader.string(root, "description", "", required: true, hint: "one line saying what board this is")
+        let hat = reader.value(root, "hat", "", required: false).flatMap(decodeHAT)
+        let codec = reader.value(root, "codec", "", required: true, hint: "chip, address and mclk at least")
+            .flatMap(decodeCodec)
+        let pcm = reader.value(root, "pcm", "", required: true, hint: "the ALSA PCM names, playback at least")
+            .flatMap(decodePCM)
+        let gpioChip = reader.value(root, "gpio", "", required: false).map(decodeGPIO) ?? .raspberryPiHeader
+        let jack = reader.value(root, "jack", "", required: false).map { decodeDetection($0, "jack") } ?? DetectionSource.none
+        let microphone = reader.value(root, "microphone", "", required: false)
+            .map { decodeDetection($0, "microphone") } ?? DetectionSource.none
+        let buttons = reader.value(root, "buttons", "", required: false).map(decodeButtons) ?? []
+        let amplifier = reader.value(root, "amplifier", "", required: false).flatMap(decodeAmplifier)
+        let leds = reader.value(root, "leds", "", required: false).map(decodeLEDs) ?? []
+        let volume = reader.value(root, "volume", "", required: true, hint: "max-db, the loudest the board may play")
+            .flatMap(decodeVolume)
+        let routeNode = reader.value(root, "route", "", required: false)
+        guard let name, let description, let codec, let pcm, let volume else { return nil }
+        var route = DefaultRoute(output: codec.chip.outputs.first ?? .line,
+                                 input: pcm.capture == nil ? nil : codec.chip.inputs.first)
+        if let routeNode { route = decodeRoute(routeNode, defaults: route) }
+        let board = BoardConfig(name: name, description: description, hat: hat, codec: codec, pcm: pcm,
+                                gpioChip: gpioChip, jack: jack, microphone: microphone, buttons: buttons,
+                                amplifier: amplifier, leds: leds, volume: volume, route: route)
+        BoardConsistency(reader: reader, root: root).check(board)
+        return board
+    }
+
+    func decodeHAT(_ node: YAMLNode) -> HATMatch? {
+        guard let node = reader.mapping(node, "hat", known: ["vendor", "product"]) else { return nil }
+        let vendor = reader.string(node, "vendor", "hat", required: true, hint: "as in /proc/device-tree/hat/vendor")
+        let product = reader.string(node, "product", "hat", required: true, hint: "as in /proc/device-tree/hat/product")
+        guard let vendor, let product else { return nil }
+        return HATMatch(vendor: vendor, product: product)
+    }
+
+    func decodeCodec(_ node: YAMLNode) -> CodecConfig? {
+        guard let node = reader.mapping(node, "codec", known: ["chip", "bus", "address", "mclk", "role", "control"])
+        else { return nil }
+        let chip = reader.choice(node, "chip", "codec", required: true, options: BoardFieldReader.options(CodecChip.self))
+        let bus = reader.integer(node, "bus", "codec", required: false, range: 0...255, what: "an I2C bus number") ?? 1
+        let address = reader.integer(node, "address", "codec", required: true, range: CodecConfig.addressRange,
+                                     hex: true, what: "a 7-bit I2C address", hint: "for example 0x1a")
+        let clock = reader.value(node, "mclk", "codec", required: true,
+                                 hint: "the MCLK crystal in Hz, or bclk for a codec clocked from the bit clock")
+            .flatMap(decodeClock)
+        let role = reader.choice(node, "role", "codec", required: false, options: Self.role) ?? .consumer
+        let control = reader.choice(node, "control", "codec", required: false,
+                                    options: BoardFieldReader.options(CodecControl.self)) ?? .appliance
+        guard let chip, let address, let clock else { return nil }
+        return CodecConfig(chip: chip, bus: bus, address: address, clock: clock, role: role, control: control)
+    }
+
+    func decodeClock(_ node: YAMLNode) -> CodecClockSource? {
+        if node.scalarText == "bclk" { return .bclk }
+        if case .scalar(let text, .plain) = node.content, BoardFieldReader.parseInteger(text) == nil {
+            reader.report(node.line, "codec.mclk", "'\(text)' is neither a frequency nor a clock source",
+                          hint: "the MCLK in Hz such as 12288000, or bclk")
+            return nil
+        }
+        guard let hertz = reader.integer(node, "codec.mclk", range: CodecClockSource.mclkRange) else { return nil }
+        return .mclk(hertz)
+    }
+
+    func decodePCM(_ node: YAMLNode) -> PCMNames? {
+        guard let node = reader.mapping(node, "pcm", known: ["playback", "capture"]) else { return nil }
+        let playback = reader.string(node, "playback", "pcm", required: true, hint: "an ALSA PCM name such as hw:CARD=x,DEV=0")
+        let capture = reader.string(node, "capture", "pcm", required: false)
+        guard let playback else { return nil }
+        return PCMNames(playback: playback, capture: capture)
+    }
+
+    func decodeGPIO(_ node: YAMLNode) -> GPIOChipChoice {
+        guard let node = reader.mapping(node, "gpio", known: ["chip"]),
+              let chip = reader.string(node, "chip", "gpio", required: false) else { return .raspberryPiHeader }
+        return chip == "raspberry-pi-header" ? .raspberryPiHeader : .chip(GPIOChipSelector(chip))
+    }
+
+    /// `none`, `codec`, or a mapping with `source: gpio` and the line's settings.
+    func decodeDetection(_ node: YAMLNode, _ field: String) -> DetectionSource {
+        let sources: [(String, String)] = [("none", "none"), ("gpio", "gpio"), ("codec", "codec")]
+        if node.scalarText != nil {
+            switch reader.choice(node, field, options: sources) {
+            case "codec": return .codecStatus
+            case "gpio": reader.report(node.line, field, "a gpio source needs its line", hint: "write source: gpio and line: N below")
+            default: break
+            }
+            return .none
+        }
+        guard let node = reader.mapping(node, field, known: ["source", "line", "active", "bias", "debounce-ms"]),
+              let source = reader.choice(node, "source", field, required: true, options: sources) else { return .none }
+        if source != "gpio" {
+            for key in ["line", "active", "bias", "debounce-ms"] {
+                if let entry = node.entries?.first(where: { $0.key == key }) {
+                    reader.report(entry.keyMark.line, "\(field).\(key)", "only used with source: gpio")
+                }
+            }
+            return source == "codec" ? .codecStatus : .none
+        }
+        guard let input = decodeInputLine(node, field, defaultDebounce: DetectionSource.defaultDebounceMilliseconds)
+        else { return .none }
+        return .gpio(input)
+    }
+
+    func decodeInputLine(_ node: YAMLNode, _ field: String, defaultDebounce: Int) -> GPIOInputLine? {
+        let line = reader.integer(node, "line", field, required: true, range: GPIOChipChoice.otherChipLines,
+                                  hint: "the GPIO line offset (BCM number on the Pi header)")
+        let active = reader.choice(node, "active", field, required: false,
+                                   options: BoardFieldReader.options(ActiveLevel.self)) ?? .low
+        let bias = reader.choice(node, "bias", field, required: false, options: Self.bias)
+            ?? GPIOInputLine.defaultBias(for: active)
+        let debounce = reader.integer(node, "debounce-ms", field, required: false,
+                                      range: GPIOInputLine.debounceRange) ?? defaultDebounce
+        guard let line else { return nil }
+        return GPIOInputLine(line: line, active: active, bias: bias, debounceMilliseconds: debounce)
+    }
+
+    func decodeButtons(_ node: YAMLNode) -> [ButtonConfig] {
+        guard let items = list(node, "buttons") else { return [] }
+        return items.enumerated().compactMap { index, item in
+            let field = "buttons[\(index)]"
+            guard let item = reader.mapping(item, field, known: ["name", "line", "active", "bias", "debounce-ms", "role"])
+            else { return nil }
+            let name = reader.string(item, "name", field, required: true)
+            let input = decodeInputLine(item, field, defaultDebounce: ButtonConfig.defaultDebounceMilliseconds)
+            let role = reader.choice(item, "role", field, required: false,
+                                     options: BoardFieldReader.options(ButtonRole.self)) ?? .custom
+            guard let name, let input else { return nil }
+            return ButtonConfig(name: name, input: input, role: role)
+        }
+    }
+
+    func decodeAmplifier(_ node: YAMLNode) -> AmplifierConfig? {
+        guard let node = reader.mapping(node, "amplifier", known: ["line", "control", "active"]) else { return nil }
+        let line = reader.integer(node, "line", "amplifier", required: true, range: GPIOChipChoice.otherChipLines)
+        let control = reader.choice(node, "control", "amplifier", required: true,
+                                    options: BoardFieldReader.options(AmplifierControl.self))
+        let active = reader.choice(node, "active", "amplifier", required: true,
+                                   options: BoardFieldReader.options(ActiveLevel.self))
+        guard let line, let control, let active else { return nil }
+        return AmplifierConfig(line: line, active: active, control: control)
+    }
+
+    func decodeLEDs(_ node: YAMLNode) -> [LEDConfig] {
+        guard let items = list(node, "leds") else { return [] }
+        let gpioKeys = ["line", "active"], apaKeys = ["spi-bus", "chip-select", "count"]
+        return items.enumerated().compactMap { index, item in
+            let field = "leds[\(index)]"
+            guard let item = reader.mapping(item, field, known: ["name", "kind"] + gpioKeys + apaKeys) else { return nil }
+            let name = reader.string(item, "name", field, required: true)
+            let kinds: [(String, String)] = [("gpio", "gpio"), ("apa102", "apa102")]
+            guard let kind = reader.choice(item, "kind", field, required: true, options: kinds) else { return nil }
+            for key in (kind == "gpio" ? apaKeys : gpioKeys) {
+                if let entry = item.entries?.first(where: { $0.key == key }) {
+                    reader.report(entry.keyMark.line, "\(field).\(key)", "only used with kind: \(kind == "gpio" ? "apa102" : "gpio")")
+                }
+            }
+            let ledKind: LEDKind?
+            if kind == "gpio" {
+                let line = reader.integer(item, "line", field, required: true, range: GPIOChipChoice.otherChipLines)
+                let active = reader.choice(item, "active", field, required: false,
+                                           options: BoardFieldReader.options(ActiveLevel.self)) ?? .high
+                ledKind = line.map { .gpio(line: $0, active: active) }
+            } else {
+                let bus = reader.integer(item, "spi-bus", field, required: false, range: LEDKind.spiBusRange) ?? 0
+                let chipSelect = reader.integer(item, "chip-select", field, required: false,
+                                                range: LEDKind.chipSelectRange) ?? 0
+                let count = reader.integer(item, "count", field, required: true, range: LEDKind.apa102CountRange)
+                ledKind = count.map { .apa102(bus: bus, chipSelect: chipSelect, count: $0) }
+            }
+            guard let name, let ledKind else { return nil }
+            return LEDConfig(name: name, kind: ledKind)
+        }
+    }
+
+    func decodeVolume(_ node: YAMLNode) -> VolumeLimits? {
+        guard let node = reader.mapping(node, "volume", known: ["max-db", "default-db"]) else { return nil }
+        let maximum = reader.number(node, "max-db", "volume", required: true, range: VolumeLimits.maximumRange, unit: "dB",
+                                    hint: "the loudest the board may play, in dB")
+        let standard = VolumeLimits.standardDefault(maximumDB: maximum ?? 0)
+        let defaultDB = reader.number(node, "default-db", "volume", required: false, range: VolumeLimits.defaultRange,
+                                      unit: "dB") ?? standard
+        guard let maximum else { return nil }
+        if defaultDB > maximum, let line = node["default-db"]?.line {
+            reader.report(line, "volume.default-db", "\(BoardFieldReader.decimal(defaultDB)) dB is above max-db",
+                          hint: "at most \(BoardFieldReader.decimal(maximum)) dB")
+        }
+        return VolumeLimits(maximumDB: maximum, defaultDB: defaultDB)
+    }
+
+    func decodeRoute(_ node: YAMLNode, defaults: DefaultRoute) -> DefaultRoute {
+        guard let node = reader.mapping(node, "route", known: ["output", "input"]) else { return defaults }
+        let output = reader.choice(node, "output", "route", required: false, options: Self.outputs) ?? defaults.output
+        var input = defaults.input
+        if let inputNode = reader.value(node, "input", "route", required: false),
+           let chosen = reader.choice(inputNode, "route.input", options: Self.inputs) {
+            input = chosen
+        }
+        return DefaultRoute(output: output, input: input)
+    }
+
+    /// A block or flow sequence.
+    func list(_ node: YAMLNode, _ field: String) -> [YAMLNode]? {
+        guard let items = node.items else {
+            reader.report(node.line, field, "expected a list ('- ...' items), found \(node.kindName)")
+            return nil
+        }
+        return items
+    }
+}

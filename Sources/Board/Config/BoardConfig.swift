@@ -1,0 +1,37 @@
+/// A board, validated: what the board file says, with every default filled in. Built by
+/// `BoardConfig.parse(_:file:)` from a board file; the lead's assembly turns it into a live device.
+public struct BoardConfig: Hashable, Sendable {
+    /// The name `appliance board show NAME` and `--board NAME` use.
+    public var name: String
+    public var description: String
+    public var hat: HATMatch?
+    public var codec: CodecConfig
+    public var pcm: PCMNames
+    public var gpioChip: GPIOChipChoice
+    public var jack: DetectionSource
+    public var microphone: DetectionSource
+    public var buttons: [ButtonConfig]
+    public var amplifier: AmplifierConfig?
+    public var leds: [LEDConfig]
+    public var volume: VolumeLimits
+    public var route: DefaultRoute
+
+    public init(name: String, description: String, hat: HATMatch? = nil, codec: CodecConfig, pcm: PCMNames,
+                gpioChip: GPIOChipChoice = .raspberryPiHeader, jack: DetectionSource = .none,
+                microphone: DetectionSource = .none, buttons: [ButtonConfig] = [], amplifier: AmplifierConfig? = nil,
+                leds: [LEDConfig] = [], volume: VolumeLimits, route: DefaultRoute) {
+        self.name = name
+        self.description = description
+        self.hat = hat
+        self.codec = codec
+        self.pcm = pcm
+        self.gpioChip = gpioChip
+        self.jack = jack
+        self.microphone = microphone
+        self.buttons = buttons
+        self.amplifier = amplifier
+        self.leds = leds
+        self.volume = volume
+        self.route = route
+    }
+}

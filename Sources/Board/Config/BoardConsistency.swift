@@ -1,0 +1,133 @@
+/// The checks that span fields: a route the chip cannot take, a line used twice or one that belongs to the
+/// audio interface, a clock the chip cannot run from. Field-level errors are already reported by then.
+struct BoardConsistency {
+    let reader: BoardFieldReader
+    let root: YAMLNode
+
+    /// Pins of the Pi header that carry the audio itself: PCM_CLK, PCM_FS, PCM_DIN, PCM_DOUT.
+    static let i2sLines: [Int: String] = [18: "I2S BCLK", 19: "I2S LRCLK", 20: "I2S data in", 21: "I2S data out"]
+    /// I2C bus 1's SDA and SCL on the header.
+    static let i2c1Lines: [Int: String] = [2: "I2C1 SDA", 3: "I2C1 SCL"]
+    /// SPI0's MOSI and SCLK, which an APA102 chain on bus 0 takes.
+    static let spi0Lines: [Int: String] = [10: "SPI0 MOSI", 11: "SPI0 SCLK"]
+
+    func check(_ board: BoardConfig) {
+        checkCodec(board)
+        checkRoutes(board)
+        checkLines(board)
+        checkNames(board.buttons.map(\.name), "buttons")
+        checkNames(board.leds.map(\.name), "leds")
+    }
+
+    /// The line of the node at `path` (keys and list indices), or of its nearest existing parent.
+    func line(_ path: [Any]) -> Int {
+        var node = root
+        for step in path {
+            let next: YAMLNode?
+            if let key = step as? String { next = node[key] } else if let index = step as? Int {
+                next = node.items.flatMap { index < $0.count ? $0[index] : nil }
+            } else { next = nil }
+            guard let next else { break }
+            node = next
+        }
+        return node.line
+    }
+
+    func checkCodec(_ board: BoardConfig) {
+        let chip = board.codec.chip
+        if !chip.addresses.contains(board.codec.address) {
+            let valid = chip.addresses.map(BoardFieldReader.hex).joined(separator: ", ")
+            reader.report(line(["codec", "address"]), "codec.address",
+                          "the \(chip) does not answer on \(BoardFieldReader.hex(board.codec.address))",
+                          hint: "its strap pins allow \(valid)")
+        }
+        if board.codec.clock == .bclk, !chip.canClockFromBCLK {
+            reader.report(line(["codec", "mclk"]), "codec.mclk", "the \(chip) cannot run from BCLK",
+                          hint: "give its MCLK crystal in Hz")
+        }
+    }
+
+    func checkRoutes(_ board: BoardConfig) {
+        let chip = board.codec.chip
+        let outputs = chip.outputs.map(\.rawValue).joined(separator: ", ")
+        if board.pcm.capture != nil, !chip.hasCapture {
+            reader.report(line(["pcm", "capture"]), "pcm.capture", "the \(chip) has no inputs",
+                          hint: "remove capture: it is a DAC only")
+        }
+        if !chip.outputs.contains(board.route.output) {
+            reader.report(line(["route", "output"]), "route.output", "the \(chip) has no \(board.route.output) output",
+                          hint: "it has: \(outputs)")
+        }
+        if let input = board.route.input {
+            if !chip.inputs.contains(input) {
+                let inputs = chip.inputs.map(\.rawValue) + ["none"]
+                reader.report(line(["route", "input"]), "route.input", "the \(chip) has no \(input) input",
+                              hint: "it has: \(inputs.joined(separator: ", "))")
+            } else if board.pcm.capture == nil {
+                reader.report(line(["route", "input"]), "route.input", "\(input) needs a capture PCM",
+                              hint: "add pcm.capture, or write input: none")
+            }
+        }
+        if board.microphone != .none, !chip.hasCapture {
+            reader.report(line(["microphone"]), "microphone", "the \(chip) has no inputs to detect a microphone for",
+                          hint: "remove microphone")
+        }
+        for (field, source) in [("jack", board.jack), ("microphone", board.microphone)] where source == .codecStatus {
+            if !chip.reportsJackStatus {
+                reader.report(line([field, "source"]), "\(field).source", "the \(chip) has no readable jack status",
+                              hint: "use source: gpio with the jack's switch line")
+            }
+        }
+    }
+
+    func checkLines(_ board: BoardConfig) {
+        var uses: [(line: Int, field: String, fileLine: Int)] = []
+        if let input = board.jack.gpioLine { uses.append((input.line, "jack.line", line(["jack", "line"]))) }
+        if let input = board.microphone.gpioLine {
+            uses.append((input.line, "microphone.line", line(["microphone", "line"])))
+        }
+        for (index, button) in board.buttons.enumerated() {
+            uses.append((button.input.line, "buttons[\(index)].line", line(["buttons", index, "line"])))
+        }
+        if let amplifier = board.amplifier {
+            uses.append((amplifier.line, "amplifier.line", line(["amplifier", "line"])))
+        }
+        for (index, led) in board.leds.enumerated() {
+            if case .gpio(let gpio, _) = led.kind { uses.append((gpio, "leds[\(index)].line", line(["leds", index, "line"]))) }
+        }
+        var reserved: [Int: String] = [:]
+        if board.gpioChip.isHeader {
+            reserved.merge(Self.i2sLines) { a, _ in a }
+            if board.codec.bus == 1 { reserved.merge(Self.i2c1Lines) { a, _ in a } }
+            if board.leds.contains(where: { if case .apa102(0, _, _) = $0.kind { true } else { false } }) {
+                reserved.merge(Self.spi0Lines) { a, _ in a }
+            }
+        }
+        var seen: [Int: (field: String, fileLine: Int)] = [:]
+        for use in uses {
+            if board.gpioChip.isHeader, !GPIOChipChoice.headerLines.contains(use.line) {
+                reader.report(use.fileLine, use.field, "GPIO\(use.line) is not on the Raspberry Pi header",
+                              hint: "0...27, or name the chip under gpio.chip")
+            } else if let purpose = reserved[use.line] {
+                reader.report(use.fileLine, use.field, "GPIO\(use.line) is the \(purpose) pin",
+                              hint: "pick a free line")
+            } else if let first = seen[use.line] {
+                reader.report(use.fileLine, use.field, "GPIO\(use.line) is already used by \(first.field)",
+                              hint: "line \(first.fileLine)")
+            } else {
+                seen[use.line] = (use.field, use.fileLine)
+            }
+        }
+    }
+
+    func checkNames(_ names: [String], _ field: String) {
+        var seen: [String: Int] = [:]
+        for (index, name) in names.enumerated() {
+            if let first = seen[name] {
+                reader.report(line([field, index, "name"]), "\(field)[\(index)].name", "'\(name)' is already the name of \(field)[\(first)]")
+            } else {
+                seen[name] = index
+            }
+        }
+    }
+}

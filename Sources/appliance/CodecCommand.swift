@@ -1,0 +1,325 @@
+import ArgumentParser
+import Board
+import HAL
+
+/// `appliance codec ...`: field diagnostics for the board's codec, for a person with the datasheet, a scope
+/// or a logic analyser.
+struct CodecCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "codec",
+        abstract: "Show the codec's registers and the I2C writes its operations make.",
+        subcommands: [Dump.self, Trace.self]
+    )
+
+    /// Which board, and where to find its file.
+    struct BoardOptions: ParsableArguments {
+        @Option(help: "A board name or board file (default: the HAT's board if its EEPROM names one, else 'simulated').")
+        var board: String?
+
+        @Option(help: "Look for board files in this directory first.")
+        var boards: String?
+
+        func load() throws -> BoardConfig {
+            let catalog = BoardCatalog.standard(explicit: boards)
+            guard let board else { return catalog.detect() ?? SimulatedBoard.config }
+            do throws(BoardCatalogError) {
+                return try catalog.board(nameOrPath: board)
+            } catch {
+                throw BoardCommandError(error, argument: board)
+            }
+        }
+    }
+
+    /// The stream and levels an operation uses.
+    struct StreamOptions: ParsableArguments {
+        @Option(help: "Sample rate in Hz for power-up (and the new rate of rate-change).")
+        var rate: Int = 48_000
+
+        @Option(name: .customLong("word-length"), help: "I2S word length in bits.")
+        var wordLength: Int = 16
+
+        @Option(parsing: .unconditional, help: "Output level in dB (default: the board's default volume).")
+        var volume: Double?
+
+        @Option(help: "Output: headphones, speaker or line (default: the board's default output).")
+        var output: String?
+    }
+}
+
+/// The operations a trace or dump can run, in the order the appliance runs them.
+enum CodecOperation: String, CaseIterable {
+    case reset
+    case powerUp = "power-up"
+    case rateChange = "rate-change"
+    case volume
+    case standby
+    case wake
+    case powerDown = "power-down"
+
+    static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// The operation a command-line word names, or a one-line error listing them.
+    static func parse(_ word: String) throws -> CodecOperation {
+        guard let operation = CodecOperation(rawValue: word) else {
+            throw ValidationError("unknown operation '\(word)'; use one of \(list)")
+        }
+        return operation
+    }
+}
+
+extension CodecCommand {
+    /// `appliance codec dump [--board B] [--after OP] [--hardware [--read-back]]`
+    struct Dump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the codec's registers with their fields decoded.",
+            discussion: """
+                By default the board's codec runs on its simulated twin (same bus, address and clock), after the \
+                operation given with --after, and the dump ends with the analog state the registers imply. \
+                With --hardware the real chip on /dev/i2c-N is opened and nothing is written: readable chips \
+                (SGTL5000, PCM5122) are read back with --read-back; the WM8960 and WM8731 cannot be read, so only \
+                the running appliance knows what they hold.
+                """)
+
+        @OptionGroup var board: BoardOptions
+        @OptionGroup var stream: StreamOptions
+
+        @Option(help: "Run this operation on the simulated twin first (\(CodecOperation.list)).")
+        var after: String?
+
+        @Flag(help: "Open the board's real codec instead of its simulated twin (never writes).")
+        var hardware = false
+
+        @Flag(name: .customLong("read-back"), help: "With --hardware: read the registers from the chip.")
+        var readBack = false
+
+        func validate() throws {
+            if let after { _ = try CodecOperation.parse(after) }
+            if hardware && after != nil { throw ValidationError("--after runs on the simulated twin only; drop --hardware") }
+            if readBack && !hardware { throw ValidationError("--read-back needs --hardware") }
+        }
+
+        func run() throws {
+            let config = try board.load()
+            let clock = ManualClock(skipsSleeps: true)
+            let maximum = config.volume.maximumDB
+            let codec = try hardware
+                ? BoardCodec.hardware(config.codec, maximumVolumeDB: maximum, clock: SystemClock())
+                : BoardCodec.simulated(config.codec, maximumVolumeDB: maximum, clock: clock)
+            let after = try self.after.map(CodecOperation.parse)
+            var streamRate: Int?
+            if let after {
+                let session = try CodecSession(config: config, codec: codec, stream: stream)
+                try session.prepare(for: after)
+                try session.perform(after)
+                streamRate = session.streamRate(after: after)
+            }
+            let target = codec.bus.target
+            let source = hardware ? (readBack ? "read back from the chip" : "the driver's cache (nothing written)")
+                : "simulated twin" + (after.map { ", after \($0.rawValue)" } ?? ", after power-on reset")
+            print("\(config.codec.chip.displayName) on i2c-\(target.bus) at \(target.address), \(config.codec.clock) "
+                + "(board '\(config.name)'; \(source))")
+            print(RegisterDump(map: codec.registerMap, cache: codec.registers, layout: codec.bus.layout,
+                               readBack: readBack))
+            if let model = codec.model {
+                print("")
+                print(model.describeState(streamRate: streamRate))
+            }
+        }
+    }
+
+    /// `appliance codec trace OPERATION [--board B] [--rate HZ] [--volume DB] [--output O]`
+    struct Trace: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the I2C writes an operation makes on the board's codec, with the reason for each.",
+            discussion: """
+                Runs on the codec's simulated twin (nothing touches hardware) with the board's bus, address and \
+                clock, so the i2ctransfer lines are the bytes a logic analyser sees on the real board. \
+                power-up traces from power-on (reset, clocks, levels, power); the other operations start from a \
+                powered-up codec at 48000 Hz (rate-change goes to --rate, volume to --volume).
+                """)
+
+        @Argument(help: "The operation: \(CodecOperation.list).")
+        var operation: String
+
+        func validate() throws { _ = try CodecOperation.parse(operation) }
+
+        @OptionGroup var board: BoardOptions
+        @OptionGroup var stream: StreamOptions
+
+        func run() throws {
+            let operation = try CodecOperation.parse(self.operation)
+            let config = try board.load()
+            let codec = try BoardCodec.simulated(config.codec, maximumVolumeDB: config.volume.maximumDB,
+                                                 clock: ManualClock(skipsSleeps: true))
+            guard let bus = codec.model?.bus else { return }
+            let session = try CodecSession(config: config, codec: codec, stream: stream)
+            try session.prepare(for: operation)
+            bus.clearTrace()
+            let recorder = StepRecorder(bus: bus)
+            try CodecRecipe.$stepObserver.withValue({ recipe, step in recorder.record(recipe, step) }) {
+                try session.perform(operation)
+            }
+            let target = bus.target
+            print("\(config.codec.chip.displayName) on i2c-\(target.bus) at \(target.address), \(config.codec.clock) "
+                + "(board '\(config.name)'): \(operation.rawValue), \(session.summary(of: operation))")
+            print(recorder.report())
+        }
+    }
+}
+
+/// Pairs each recipe step with the transfers it caused on the simulated bus.
+final class StepRecorder: @unchecked Sendable {
+    let bus: SimulatedRegisterBus
+    /// Each step with the index of its first transfer; a nil step marks a recipe's end (transfers after it
+    /// are the driver's own, such as reading back registers to identify the chip).
+    private var steps: [(recipe: String, step: CodecStep?, firstTransfer: Int)] = []
+
+    init(bus: SimulatedRegisterBus) { self.bus = bus }
+
+    func record(_ recipe: CodecRecipe, _ step: CodecStep?) {
+        steps.append((recipe.name, step, bus.trace.count))
+    }
+
+    /// Recipe by recipe: each step's reason, then its transfers as register writes and i2ctransfer lines.
+    func report() -> String {
+        let events = bus.trace, wire = bus.wireTrace
+        var lines: [String] = []
+        var currentRecipe: String?
+        var writes = 0
+        var waited = Duration.zero
+        for (index, entry) in steps.enumerated() {
+            if entry.recipe != currentRecipe {
+                lines.append("\(entry.recipe):")
+                currentRecipe = entry.recipe
+            }
+            let end = index + 1 < steps.count ? steps[index + 1].firstTransfer : events.count
+            guard let step = entry.step else {
+                for transfer in entry.firstTransfer..<end {
+                    lines.append(("  " + events[transfer].description(in: bus.layout)).padded(to: 40)
+                                 + "; by the driver outside its recipes (identification, status)")
+                    lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
+                    writes += 1
+                }
+                currentRecipe = nil
+                continue
+            }
+            switch step {
+            case .delay(let duration, let reason):
+                lines.append("  wait \(milliseconds(duration))".padded(to: 40) + "; \(reason)")
+                waited += duration
+            case .write, .update:
+                if entry.firstTransfer == end {
+                    lines.append("  (no write: the register already holds it)".padded(to: 40) + "; \(step.reason)")
+                }
+                for transfer in entry.firstTransfer..<end {
+                    let text = "  " + events[transfer].description(in: bus.layout)
+                    lines.append(text.padded(to: 40) + "; \(step.reason)")
+                    lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
+                    writes += 1
+                }
+            }
+        }
+        lines.append("\(writes) transfer\(writes == 1 ? "" : "s"), \(milliseconds(waited)) of waits")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `100 ms`, `0.5 ms`.
+func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let micro = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    return micro % 1000 == 0 ? "\(micro / 1000) ms" : "\(Double(micro) / 1000) ms"
+}
+
+/// The sequence of driver calls behind each operation, from the board's defaults and the options.
+struct CodecSession {
+    let config: BoardConfig
+    let codec: BoardCodec
+    let format: CodecStreamFormat
+    let newFormat: CodecStreamFormat
+    let output: CodecOutput
+    let startVolume: Double
+    let newVolume: Double
+
+    init(config: BoardConfig, codec: BoardCodec, stream: CodecCommand.StreamOptions) throws {
+        self.config = config
+        self.codec = codec
+        format = CodecStreamFormat(sampleRate: 48_000, wordLength: stream.wordLength, role: config.codec.role)
+        newFormat = CodecStreamFormat(sampleRate: stream.rate, wordLength: stream.wordLength, role: config.codec.role)
+        if let name = stream.output {
+            guard let chosen = CodecOutput(rawValue: name) else {
+                throw ValidationError("unknown output '\(name)'; use headphones, speaker or line")
+            }
+            output = chosen
+        } else {
+            output = config.route.output
+        }
+        startVolume = config.volume.defaultDB
+        newVolume = stream.volume ?? config.volume.defaultDB
+    }
+
+    /// Brings the codec to where `operation` starts (untraced).
+    func prepare(for operation: CodecOperation) throws {
+        let driver = codec.codec
+        switch operation {
+        case .reset, .powerUp:
+            return
+        case .rateChange, .volume, .standby, .powerDown:
+            try powerUp(format)
+        case .wake:
+            try powerUp(format)
+            try driver.standby()
+        }
+    }
+
+    /// Runs `operation`.
+    func perform(_ operation: CodecOperation) throws {
+        let driver = codec.codec
+        switch operation {
+        case .reset: try driver.reset()
+        case .powerUp: try powerUp(operation == .powerUp ? newFormat : format)
+        case .rateChange: try driver.configure(newFormat)
+        case .volume: try driver.setVolume(newVolume, output: output)
+        case .standby: try driver.standby()
+        case .wake: try driver.wake()
+        case .powerDown: try driver.powerDown()
+        }
+    }
+
+    /// From power-on to playing: reset, clocks and format, output and level, power.
+    private func powerUp(_ format: CodecStreamFormat) throws {
+        let driver = codec.codec
+        try driver.reset()
+        try driver.configure(format)
+        try driver.select(output: output)
+        try driver.setVolume(startVolume, output: output)
+        try driver.powerUp()
+    }
+
+    /// The rate the I2S runs at after `operation` (nil once it stopped).
+    func streamRate(after operation: CodecOperation) -> Int? {
+        switch operation {
+        case .reset, .powerDown, .standby: nil
+        case .powerUp, .rateChange: newFormat.sampleRate
+        case .volume, .wake: format.sampleRate
+        }
+    }
+
+    /// What the operation was run with, for the trace's heading.
+    func summary(of operation: CodecOperation) -> String {
+        switch operation {
+        case .reset: "from any state"
+        case .powerUp: "\(newFormat), \(output) at \(startVolume) dB"
+        case .rateChange: "\(format.sampleRate) Hz -> \(newFormat.sampleRate) Hz while playing"
+        case .volume: "\(output) \(startVolume) dB -> \(codec.codec.volume(of: output).levelDB) dB"
+        case .standby, .wake, .powerDown: "from \(format), \(output) at \(startVolume) dB"
+        }
+    }
+}
+
+extension String {
+    /// Left-aligned in `width` columns, at least one space after.
+    func padded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

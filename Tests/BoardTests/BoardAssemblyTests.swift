@@ -1,0 +1,64 @@
+import Testing
+@testable import Board
+import HAL
+
+@Suite("Board assembly")
+struct BoardAssemblyTests {
+    final class Events: @unchecked Sendable {
+        private var events: [JackEvent] = []
+        func append(_ event: JackEvent) { events.append(event) }
+        var all: [JackEvent] { events }
+    }
+
+    @Test func theSimulatedBoardsJackLinesDriveAJackDetector() throws {
+        let config = SimulatedBoard.config
+        let clock = ManualClock()
+        let gpio = SimulatedGPIO(clock: clock, chips: [SimulatedGPIO.Chip(label: "simulated", lineCount: 32)])
+        let chip = try config.gpioChip.selector(on: gpio)
+        let sensing = try #require(config.jackSensing(chip: chip))
+        let events = Events()
+        let detector = try JackDetector(sensing: sensing, gpio: gpio, clock: clock) { events.append($0) }
+        #expect(detector.state == .unplugged)
+        // The board file: jack switch on line 4, active low, 50 ms debounce; microphone on line 5, active low.
+        let start = clock.now
+        let plug = GPIOLineID(chip: "gpiochip0", offset: 4), mic = GPIOLineID(chip: "gpiochip0", offset: 5)
+        gpio.press(plug, bounce: [.milliseconds(3), .milliseconds(9)])
+        gpio.schedule(mic, level: false, at: start + .milliseconds(40))
+        gpio.advance(by: .milliseconds(200))
+        try detector.tick()
+        #expect(events.all == [JackEvent(timestamp: start, state: .headset, previous: .unplugged)])
+    }
+
+    @Test func theHeaderChipIsFoundByAnyPiModelsLabel() throws {
+        let clock = ManualClock()
+        let pi5 = SimulatedGPIO(clock: clock, chips: [SimulatedGPIO.Chip(label: "gpio-brcmstb@107d508500", lineCount: 32),
+                                                      SimulatedGPIO.Chip(label: "pinctrl-rp1", lineCount: 54)])
+        #expect(try GPIOChipChoice.raspberryPiHeader.selector(on: pi5) == .label("pinctrl-rp1"))
+        let other = SimulatedGPIO(clock: clock, chips: [SimulatedGPIO.Chip(label: "gpio-sim.0-node0", lineCount: 8)])
+        #expect(throws: GPIOError.self) { try GPIOChipChoice.raspberryPiHeader.selector(on: other) }
+        #expect(try GPIOChipChoice.chip(.label("gpio-sim.0-node0")).selector(on: other) == .label("gpio-sim.0-node0"))
+    }
+
+    @Test func boardsWithoutAJackSignalHaveNoSensing() throws {
+        let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/respeaker-2mic.yaml")
+        #expect(config.jackSensing(chip: .label("pinctrl-bcm2711")) == nil)
+    }
+
+    @Test func everyBoardsCodecComesUpOnItsTwin() throws {
+        for file in try RepositoryFiles.yamlFiles(in: RepositoryFiles.boardConfigs) where !file.contains("fe-pi") {
+            let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/" + file)
+            let codec = try BoardCodec.simulated(config.codec, maximumVolumeDB: config.volume.maximumDB,
+                                                 clock: ManualClock(skipsSleeps: true))
+            try codec.codec.reset()
+            try codec.codec.configure(CodecStreamFormat(sampleRate: 48_000, role: config.codec.role))
+            try codec.codec.select(output: config.route.output)
+            let level = try codec.codec.setVolume(config.volume.defaultDB, output: config.route.output)
+            try codec.codec.powerUp()
+            #expect(level.levelDB == min(config.volume.defaultDB, config.volume.maximumDB))
+            let state = try #require(codec.model?.describeState(streamRate: 48_000))
+            // "headphones: powered at -20.0 dB" (WM89xx, WM8731), "line: playing at -20.0 dB" (PCM5122).
+            #expect(state.contains("\(config.route.output): powered at \(level.codecDB) dB")
+                    || state.contains("\(config.route.output): playing at \(level.codecDB) dB"), "\(file): \(state)")
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Testing
+@testable import HAL
+
+@Suite("Jack detector")
+struct JackDetectorTests {
+    final class Events: @unchecked Sendable {
+        private let condition = Condition()
+        private var events: [JackEvent] = []
+        func append(_ event: JackEvent) { condition.locked { events.append(event) } }
+        var all: [JackEvent] { condition.locked { events } }
+    }
+
+    static func ms(_ value: Int64) -> Duration { .milliseconds(value) }
+    static let chip = GPIOChipSelector.label("pinctrl-bcm2711")
+    static let plugLine = GPIOLineID(chip: "gpiochip0", offset: 6)
+    static let micLine = GPIOLineID(chip: "gpiochip0", offset: 7)
+
+    /// A jack switch to ground on GPIO6 (active low, pulled up, 20 ms debounce) and a mic comparator on
+    /// GPIO7 (active high, 20 ms).
+    static func gpioSensing(microphone: Bool = true) -> JackSensing {
+        JackSensing(
+            plug: .gpio(chip: chip, line: 6, DebouncedLineConfig(debounce: ms(20), activeLow: true, bias: .pullUp)),
+            microphone: microphone ? .gpio(chip: chip, line: 7, DebouncedLineConfig(debounce: ms(20), bias: .pullDown)) : nil,
+            microphoneSettle: ms(150))
+    }
+
+    static func board(_ clock: ManualClock) -> SimulatedGPIO {
+        SimulatedGPIO(clock: clock, chips: [SimulatedGPIO.Chip(label: "pinctrl-bcm2711", lineCount: 58)])
+    }
+
+    @Test func aBouncingHeadsetInsertionIsOneEventWithTheFirstEdgesTime() throws {
+        let clock = ManualClock()
+        let gpio = Self.board(clock)
+        let events = Events()
+        let detector = try JackDetector(sensing: Self.gpioSensing(), gpio: gpio, clock: clock) { events.append($0) }
+        #expect(detector.state == .unplugged)
+        let start = clock.now
+        // The plug switch closes with four bounces over 7 ms; the mic ring makes contact 30 ms later,
+        // bouncing once.
+        gpio.press(Self.plugLine, bounce: [Self.ms(1), Self.ms(3), Self.ms(4), Self.ms(7)])
+        gpio.schedule(Self.micLine, level: true, at: start + Self.ms(30))
+        gpio.schedule(Self.micLine, level: false, at: start + Self.ms(31))
+        gpio.schedule(Self.micLine, level: true, at: start + Self.ms(33))
+        gpio.advance(by: Self.ms(100))
+        try detector.tick()
+        #expect(events.all.isEmpty, "the microphone decision waits 150 ms from the plug")
+        #expect(detector.nextDeadline == start + Self.ms(150))
+        gpio.advance(to: start + Self.ms(150))
+        try detector.tick()
+        #expect(events.all == [JackEvent(timestamp: start, state: .headset, previous: .unplugged)])
+
+        // Pulled, bouncing: one unplug event at its first edge; the mic line drops with it.
+        let pull = clock.now + Self.ms(1000)
+        gpio.advance(to: pull)
+        gpio.letGo(Self.plugLine, bounce: [Self.ms(2), Self.ms(5)])
+        gpio.setLevel(Self.micLine, to: false)
+        gpio.advance(by: Self.ms(40))
+        try detector.tick()
+        #expect(events.all.dropFirst() == [JackEvent(timestamp: pull, state: .unplugged, previous: .headset)])
+        #expect(detector.state == .unplugged)
+    }
+
+    @Test func aGlitchOnTheSwitchReportsNothing() throws {
+        let clock = ManualClock()
+        let gpio = Self.board(clock)
+        let events = Events()
+        let detector = try JackDetector(sensing: Self.gpioSensing(microphone: false), gpio: gpio, clock: clock) {
+            events.append($0)
+        }
+        // 12 ms of contact (shorter than the 20 ms debounce), then open again.
+        gpio.press(Self.plugLine, bounce: [Self.ms(2), Self.ms(3)])
+        gpio.schedule(Self.plugLine, level: true, at: clock.now + Self.ms(12))   // pulled up: inactive
+        gpio.advance(by: Self.ms(500))
+        try detector.tick()
+        #expect(events.all.isEmpty && detector.state == .unplugged)
+        // A real insertion without mic sensing: headphones once the switch has held for 20 ms.
+        let start = clock.now
+        gpio.press(Self.plugLine)
+        gpio.advance(by: Self.ms(20))
+        try detector.tick()
+        #expect(events.all == [JackEvent(timestamp: start, state: .headphones, previous: .unplugged)])
+    }
+
+    @Test func aPlugAlreadyInAtStartIsTheInitialStateNotAnEvent() throws {
+        let clock = ManualClock()
+        let gpio = Self.board(clock)
+        gpio.setLevel(Self.plugLine, to: false)   // switch closed to ground
+        gpio.setLevel(Self.micLine, to: true)
+        let events = Events()
+        let detector = try JackDetector(sensing: Self.gpioSensing(), gpio: gpio, clock: clock) { events.append($0) }
+        #expect(detector.state == .headset)
+        gpio.advance(by: .seconds(1))
+        try detector.tick()
+        #expect(events.all.isEmpty)
+    }
+
+    // MARK: Codec status register
+
+    static let statusMap = RegisterMap([
+        RegisterDefinition(0x1F, "jack status", width: 8, access: .readOnly, volatile: true),
+    ])
+    static let statusSensing = JackSensing(
+        plug: .codecStatus(JackStatusBits(register: 0x1F, mask: 0x01, debounce: ms(30))),
+        microphone: .codecStatus(JackStatusBits(register: 0x1F, mask: 0x02, debounce: ms(30))),
+        microphoneSettle: ms(100), pollInterval: ms(10))
+
+    @Test func aPolledStatusRegisterIsDebouncedLikeALine() throws {
+        let clock = ManualClock()
+        let bus = SimulatedRegisterBus(address: try I2CAddress(0x1a), layout: .reg8Value8, registerMap: Self.statusMap)
+        let events = Events()
+        let detector = try JackDetector(sensing: Self.statusSensing, bus: bus, clock: clock) { events.append($0) }
+        #expect(detector.state == .unplugged)
+        #expect(detector.nextDeadline == clock.now + Self.ms(10))
+        let start = clock.now
+        // What each poll (every 10 ms) sees: the plug bit bounces for two polls, then holds with the mic.
+        let polls: [RegisterValue] = [0x01, 0x00, 0x01, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03,
+                                      0x03, 0x03, 0x03, 0x03]
+        for (index, status) in polls.enumerated() {
+            bus.setRegister(0x1F, status)
+            clock.advance(to: start + Self.ms(10 * Int64(index + 1)))
+            try detector.tick()
+        }
+        // The plug's burst began at the first poll that saw it (10 ms); it held from 30 ms, so it settled
+        // at 60 ms; the decision came 100 ms after 10 ms.
+        #expect(events.all == [JackEvent(timestamp: start + Self.ms(10), state: .headset, previous: .unplugged)])
+        #expect(bus.trace.count == 2 + 2 * polls.count, "one read per signal at start and per poll")
+    }
+
+    @Test func sourcesAndFailuresGiveTypedErrors() throws {
+        let clock = ManualClock()
+        #expect(throws: JackDetectorError.missingSource(signal: "plug", needs: "a GPIO line")) {
+            try JackDetector(sensing: Self.gpioSensing(), clock: clock) { _ in }
+        }
+        let gpio = Self.board(clock)
+        let holder = try gpio.requestInput(6, on: Self.chip)
+        do {
+            _ = try JackDetector(sensing: Self.gpioSensing(), gpio: gpio, clock: clock) { _ in }
+            Issue.record("a busy jack line must fail")
+        } catch {
+            #expect(error.description.hasPrefix("jack plug line: "))
+            guard case .gpio(_, .lineBusy) = error else { Issue.record("expected lineBusy, got \(error)"); return }
+        }
+        holder.release()
+
+        let bus = SimulatedRegisterBus(address: try I2CAddress(0x1a), layout: .reg8Value8, registerMap: Self.statusMap)
+        let detector = try JackDetector(sensing: Self.statusSensing, bus: bus, clock: clock) { _ in }
+        bus.failTransfers(to: 0x1F)
+        clock.advance(by: Self.ms(10))
+        #expect {
+            try detector.tick()
+        } throws: { error in
+            guard let error = error as? JackDetectorError, case .statusRead("plug", _) = error else { return false }
+            return error.description.hasPrefix("jack plug status: ")
+        }
+    }
+}
