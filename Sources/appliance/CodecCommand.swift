@@ -115,11 +115,12 @@ extension CodecCommand {
             }
             let target = codec.bus.target
             let source = hardware ? (readBack ? "read back from the chip" : "the driver's cache (nothing written)")
-                : "simulated twin" + (after.map { ", after \($0.rawValue)" } ?? ", after power-on reset")
+                : "simulated twin" + (after.map { ", after \($0.rawValue)" } ?? ", at power-on")
             print("\(config.codec.chip.displayName) on i2c-\(target.bus) at \(target.address), \(config.codec.clock) "
                 + "(board '\(config.name)'; \(source))")
-            print(RegisterDump(map: codec.registerMap, cache: codec.registers, layout: codec.bus.layout,
-                               readBack: readBack))
+            // The twin can always be read where the chip could be: its status and ID registers then show.
+            let read = hardware ? readBack : codec.bus.layout.isReadable
+            print(RegisterDump(map: codec.registerMap, cache: codec.registers, layout: codec.bus.layout, readBack: read))
             if let model = codec.model {
                 print("")
                 print(model.describeState(streamRate: streamRate))

@@ -8,8 +8,6 @@ public enum BoardAssemblyError: Error, Hashable, Sendable, CustomStringConvertib
     case kernelControlled(CodecChip)
     /// The chip needs an MCLK and the board names none.
     case needsMasterClock(CodecChip)
-    /// No driver for this chip in this build.
-    case driverMissing(CodecChip)
 
     public var description: String {
         switch self {
@@ -19,8 +17,6 @@ public enum BoardAssemblyError: Error, Hashable, Sendable, CustomStringConvertib
                 + "leaves it alone and uses ALSA mixer controls"
         case .needsMasterClock(let chip):
             "the \(chip.displayName) needs an MCLK: set codec.mclk in the board file"
-        case .driverMissing(let chip):
-            "this build has no \(chip.displayName) driver"
         }
     }
 }

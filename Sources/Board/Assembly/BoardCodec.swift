@@ -35,7 +35,10 @@ public struct BoardCodec {
             return BoardCodec(chip: config.chip, codec: codec, bus: codec.pagedBus, registerMap: PCM512xRegister.map,
                               registers: codec.registers, model: model)
         case .sgtl5000:
-            throw .driverMissing(config.chip)
+            let model = SGTL5000Model(bus: config.bus, address: address, mclk: mclk)
+            let codec = SGTL5000(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
+            return BoardCodec(chip: config.chip, codec: codec, bus: model.bus, registerMap: SGTL5000Register.map,
+                              registers: codec.registers, model: model)
         }
     }
 
@@ -69,7 +72,10 @@ public struct BoardCodec {
             return BoardCodec(chip: config.chip, codec: codec, bus: codec.pagedBus, registerMap: PCM512xRegister.map,
                               registers: codec.registers, model: nil)
         case .sgtl5000:
-            throw .driverMissing(config.chip)
+            let bus = try open(.reg16Value16)
+            let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
+            return BoardCodec(chip: config.chip, codec: codec, bus: bus, registerMap: SGTL5000Register.map,
+                              registers: codec.registers, model: nil)
         }
     }
 

@@ -19,3 +19,7 @@ extension WM8731Model: SimulatedCodecModel {
 extension PCM512xModel: SimulatedCodecModel {
     public func describeState(streamRate: Int?) -> String { state(streamRate: streamRate).description }
 }
+
+extension SGTL5000Model: SimulatedCodecModel {
+    public func describeState(streamRate: Int?) -> String { state.description }
+}

@@ -58,7 +58,8 @@ public struct RegisterDump: Sendable, CustomStringConvertible {
             // Past the wire's 8-bit range a register is on a page (page * 256 + register).
             let paged = registerBits == 8 && address > 0xFF
             let label = registerBits == 16 ? "" : paged ? "P\(address >> 8)R\(address & 0xFF)" : "R\(address)"
-            let hex = I2CHex.register(paged ? address & 0xFF : address)
+            let hex = registerBits == 16 ? "0x" + I2CHex.uppercase(address, digits: 4)
+                : I2CHex.register(paged ? address & 0xFF : address)
             var line = label.padded(to: 6) + hex.padded(to: registerBits == 16 ? 8 : 6)
                 + entry.definition.name.padded(to: nameWidth + 2)
             if let value = entry.value {
