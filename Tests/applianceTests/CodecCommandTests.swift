@@ -61,6 +61,36 @@ struct CodecCommandTests {
         #expect(lines.contains("headphones: off"))
     }
 
+    @Test(arguments: ["audioinjector-stereo", "fe-pi-audio", "iqaudio-dacplus", "respeaker-2mic", "waveshare-wm8960"])
+    func everyBoardsCodecTracesItsOperations(board: String) throws {
+        for operation in ["power-up", "rate-change", "power-down"] {
+            let result = try ApplianceBinary.run(["codec", "trace", operation, "--board", board, "--rate", "32000",
+                                                  "--boards", Self.boardConfigs])
+            #expect(result.status == 0, "\(board) \(operation): \(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.first?.contains("(board '\(board)'): \(operation)") == true)
+            #expect(lines.last?.contains(" transfer") == true && lines.last?.hasSuffix(" ms of waits") == true)
+            // Every transfer line is followed by the i2ctransfer bytes that repeat it.
+            for (index, line) in lines.enumerated() where line.hasPrefix("  write ") || line.hasPrefix("  read ") {
+                #expect(lines[index + 1].hasPrefix("    i2ctransfer -y 1 "), "\(board) \(operation): \(line)")
+            }
+        }
+    }
+
+    @Test func aMissingBusIsNamedWithWhatToEnable() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codec-bus-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The Fe-Pi's file moved to a bus no machine has.
+        let file = directory + "/fe-pi-250.yaml"
+        try String(contentsOfFile: Self.boardConfigs + "/fe-pi-audio.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "  bus: 1  ", with: "  bus: 250").write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try ApplianceBinary.run(["codec", "dump", "--hardware", "--board", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("appliance: cannot open /dev/i2c-250: No such file or directory (ENOENT). No such I2C bus"))
+        #expect(result.stderr.contains("dtparam=i2c_arm=on"))
+    }
+
     @Test func mistakesGetOneLine() throws {
         let unknown = try ApplianceBinary.run(["codec", "trace", "nope"])
         #expect(unknown.status == 64)
