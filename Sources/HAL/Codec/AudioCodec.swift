@@ -1,3 +1,5 @@
+import Codec8_24
+
 /// What the appliance asks of the codec on its board, whatever the chip: the driver turns each call into
 /// an ordered recipe of register writes (see `CodecRecipe`) and keeps a cache of what the chip holds.
 ///
@@ -36,6 +38,23 @@ public protocol AudioCodec: AnyObject {
     func setVolume(_ dB: Double, output: CodecOutput) throws(CodecError) -> VolumeSetting
     /// The output's level as last set.
     func volume(of output: CodecOutput) -> VolumeSetting
+
+    /// Runs `preset` on the codec's own EQ when it fits (within the chip's tolerance of the preset's
+    /// design), and says which path is active: on `.software` the caller runs it in the 8.24 EQ instead.
+    @discardableResult
+    func apply(preset: EQPreset) throws(CodecError) -> EQPath
+    /// Where the last preset runs.
+    var activeEQPath: EQPath { get }
+}
+
+/// Chips without a hardware EQ: every preset runs in the 8.24 EQ.
+extension AudioCodec {
+    @discardableResult
+    public func apply(preset: EQPreset) throws(CodecError) -> EQPath { activeEQPath }
+
+    public var activeEQPath: EQPath {
+        .software("the \(name) has no hardware EQ: the 8.24 EQ runs every preset")
+    }
 }
 
 /// What `reset()` learnt about the chip.

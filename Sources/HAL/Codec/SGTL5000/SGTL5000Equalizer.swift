@@ -1,23 +1,6 @@
 import Codec8_24
 import Glibc
 
-/// Which equaliser is shaping the sound, and why.
-public enum EQPath: Hashable, Sendable, CustomStringConvertible {
-    /// The codec's own EQ runs the preset (the 8.24 EQ should stay flat).
-    case hardware(String)
-    /// The 8.24 software EQ must run the preset; the reason says why the hardware could not.
-    case software(String)
-
-    public var isHardware: Bool { if case .hardware = self { true } else { false } }
-
-    public var description: String {
-        switch self {
-        case .hardware(let text): "hardware: " + text
-        case .software(let text): "software: " + text
-        }
-    }
-}
-
 /// One PEQ biquad as the SGTL5000's DAP takes it: five 20-bit two's-complement coefficients with 18
 /// fraction bits (1.0 = 0x40000, range -2...+2), and the feedback coefficients with the sign the DAP adds
 /// them with: `y = b0 x + b1 x1 + b2 x2 + a1 y1 + a2 y2`, so `a1`/`a2` here are the negated cookbook ones.
