@@ -15,7 +15,8 @@
 # The appliance binary comes from `make arm` (.build-arm/bin/appliance-static).
 #
 # Environment: APPLIANCE_DEBIAN_MIRROR overrides the mirror; XDG_CACHE_HOME moves the cache;
-#              SYSTEM_TIMEOUT (seconds, default 600) stops a guest that does not finish.
+#              SYSTEM_TIMEOUT (seconds, default 600) stops a guest that does not finish;
+#              SYSTEM_SCENARIOS runs a subset (e.g. "i2c alsa"; default "i2c gpio alsa").
 set -euo pipefail
 
 readonly SUITE=trixie
@@ -104,7 +105,7 @@ make_env() {
     done_with env "$ENV_KEY" && return
     rm -f "$cache"/*.done
     local mirror; mirror=$(debian_mirror)
-    stage "1/3 Debian $SUITE environment with gcc-14 for aarch64; the arm64 kernel $KERNEL_SERIES, headers, linux-source and guest userspace (~400 MB from $mirror)"
+    stage "1/3 Debian $SUITE environment with gcc-14 for aarch64; the arm64 kernel $KERNEL_SERIES, headers, linux-source and guest userspace (~350 MB from $mirror)"
     rm -rf "$root" "$kernel" "$guest"; mkdir -p "$root"
     logged "$logs/env.log" '^(I:|W:|E:|Err:|fetch:)' \
         mmdebstrap --verbose --variant=apt --architectures=amd64,arm64 --include="$ENV_PACKAGES" \

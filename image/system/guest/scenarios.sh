@@ -174,7 +174,7 @@ alsa() {
     fi
 }
 
-for scenario in ${SCENARIOS:-i2c gpio alsa}; do
+for scenario in $(echo "${SCENARIOS:-i2c,gpio,alsa}" | tr , ' '); do
     echo "SCENARIO $scenario"
     $scenario
 done
