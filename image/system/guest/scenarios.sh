@@ -61,7 +61,6 @@ i2c() {
     # Every write is SMBus write-byte-data with command reg<<1|bit8 and the low 8 bits as data: the stub must
     # hold the last value of each register there, read back by the project's bus and by i2cget.
     ok=0 bad=0
-    : > /tmp/expected
     grep ' write ' /tmp/recipe.out | while read -r phase _ reg value; do
         echo "$(( (reg << 1) | (value >> 8) )) $(( value & 0xff ))"
     done > /tmp/writes
@@ -110,8 +109,14 @@ gpio() {
     show /tmp/watch.out
     changes=$(grep '^change' /tmp/watch.out | cut -d' ' -f2 | tr -d '\n')
     edges=$(grep -c '^edge' /tmp/watch.out)
-    check gpio.debounce "8 sim writes in 2 bursts: $edges raw edges, debounced changes '$changes' (want '01')" \
-        [ $status -eq 0 -a "$changes" = 01 -a "$edges" -ge 2 ]
+    # Each change must be one burst: the second starts after the 600 ms pause that ended the first (a burst
+    # split in two would also read '01', but with both changes inside the first burst).
+    grep '^change' /tmp/watch.out > /tmp/changes
+    last_of_first=$(sed -n '1s/.*last-edge-ns=\([0-9]*\).*/\1/p' /tmp/changes)
+    first_of_second=$(sed -n '2s/.*first-edge-ns=\([0-9]*\).*/\1/p' /tmp/changes)
+    gap_ms=$(( (${first_of_second:-0} - ${last_of_first:-0}) / 1000000 ))
+    check gpio.debounce "8 sim writes in 2 bursts: $edges raw edges, debounced changes '$changes' (want '01'), ${gap_ms} ms apart" \
+        [ $status -eq 0 -a "$changes" = 01 -a "$edges" -ge 2 -a "$gap_ms" -ge 400 ]
     # Kernel timestamps: present (non-zero) and never going backwards.
     stamps=$(sed -n 's/.* ns=\([0-9]*\).*/\1/p' /tmp/watch.out)
     previous=0 ordered=yes
