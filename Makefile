@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host arm test-arm bench clean help
+.PHONY: all deps build run test test-host arm test-arm test-system bench clean help
 
 all: build
 
@@ -12,6 +12,8 @@ help:
 	@echo "make test-host host tests only"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
+	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
+	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -24,8 +26,8 @@ run: build
 	$(SWIFT) run appliance eq show rock
 
 # Host tests, then the release binaries for the board (checked to be aarch64 and to start under qemu), then the
-# same tests on aarch64.
-test: test-host arm test-arm
+# same tests on aarch64, then the aarch64 binary against real kernel drivers in a QEMU guest.
+test: test-host arm test-arm test-system
 
 test-host: deps
 	$(SWIFT) build --build-tests
@@ -38,6 +40,10 @@ arm:
 test-arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh test
+
+test-system: arm
+	@image/host-deps.sh system
+	@image/system/system.sh test
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

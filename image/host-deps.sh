@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|all]   (host: tests' reference tools; arm: cross-build and qemu)
+# Usage: image/host-deps.sh [host|arm|system|all]
+#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig)
 set -euo pipefail
 
 want=${1:-host}
@@ -20,6 +21,14 @@ if [[ $want == arm || $want == all ]]; then
     need[qemu-aarch64-static]=qemu-user-static   # runs the aarch64 tests
     need[unshare]=util-linux
     need[file]=file
+fi
+if [[ $want == system || $want == all ]]; then
+    need[mmdebstrap]=mmdebstrap                      # the trixie environment that builds the kernel modules
+    need[qemu-system-aarch64]=qemu-system-arm        # boots the arm64 kernel (TCG; no KVM needed)
+    need[unshare]=util-linux
+    need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
+    need[python3]=python3                            # compares captured audio on the host
+    need[cpio]=cpio                                  # packs the initramfs
 fi
 
 missing=()

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Glibc
+import HAL
+
+/// `appliance hal gpio watch|set|chips`: a line through the GPIO character device (libgpiod).
+struct HALGPIOCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gpio", abstract: "GPIO lines through the character device.",
+        subcommands: [Chips.self, Watch.self, Set.self])
+
+    struct Chips: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the GPIO chips.")
+        func run() throws {
+            do throws(GPIOError) {
+                for chip in try LinuxGPIO().chips() { emit("chip \(chip.name) label=\(chip.label) lines=\(chip.lineCount) path=\(chip.path)") }
+            } catch { throw HALCommandError(error) }
+        }
+    }
+
+    /// Watches an input with a bias and a debounce time; prints every raw edge and every debounced change with
+    /// the kernel's timestamps, and stops after `count` debounced changes (or the timeout).
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print an input's raw edges and debounced changes.")
+        @Option(help: "The chip: a label, gpiochipN, or /dev path.") var chip: String
+        @Option(help: "The line offset.") var line: Int
+        @Option(help: "as-is, disabled, pull-up or pull-down.") var bias: String = "as-is"
+        @Option(name: .customLong("debounce-ms"), help: "Debounce time in ms.") var debounceMilliseconds: Int = 20
+        @Flag(name: .customLong("active-low")) var activeLow = false
+        @Option(help: "Stop after this many debounced changes.") var count: Int = 1
+        @Option(name: .customLong("timeout-ms"), help: "Give up after this long.") var timeoutMilliseconds: Int = 10_000
+
+        func run() throws {
+            let bias: GPIOBias
+            switch self.bias {
+            case "as-is": bias = .asIs
+            case "disabled": bias = .disabled
+            case "pull-up": bias = .pullUp
+            case "pull-down": bias = .pullDown
+            default: throw HALCommandError("unknown bias '\(self.bias)': as-is, disabled, pull-up or pull-down")
+            }
+            // Lines go through a pipe to this thread, which prints them: the handlers run on HAL threads.
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw HALCommandError("pipe: \(Errno.current)") }
+            let (readEnd, writeEnd) = (ends[0], ends[1])
+            let send: @Sendable (String) -> Void = { text in
+                var text = text + "\n"
+                text.withUTF8 { _ = Glibc.write(writeEnd, $0.baseAddress, $0.count) }
+            }
+            let inputs = DebouncedInputs(clock: SystemClock.shared) { change in
+                send("change \(change.active ? 1 : 0) first-edge-ns=\(change.timestamp.nanoseconds) "
+                     + "last-edge-ns=\(change.lastEdge.nanoseconds)")
+            }
+            let gpio = LinuxGPIO()
+            let requested: any GPIOInputLine
+            let level: Bool
+            do throws(GPIOError) {
+                let config = GPIOInputConfig(bias: bias, activeLow: activeLow, edges: .both)
+                requested = try gpio.requestInput(.offset(line), on: GPIOChipSelector(chip), config) { event in
+                    send("edge \(event.edge == .rising ? "rising" : "falling") ns=\(event.timestamp.nanoseconds)")
+                    inputs.handle(event)
+                }
+                level = try requested.value()
+            } catch { throw HALCommandError(error) }
+            inputs.add(requested.id, debounce: .milliseconds(debounceMilliseconds), level: level)
+            inputs.startTimer()
+            emit("ready \(requested.id) level=\(level ? 1 : 0) bias=\(bias)")
+            defer { inputs.stopTimer(); requested.release() }
+
+            var changes = 0
+            var pending: [UInt8] = []
+            let deadline = SystemClock.shared.now + .milliseconds(timeoutMilliseconds)
+            while changes < count {
+                let left = deadline - SystemClock.shared.now
+                guard left > .zero else { throw HALCommandError("timed out after \(changes) of \(count) debounced changes") }
+                var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+                guard ready > 0 else { continue }
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let got = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+                guard got > 0 else { continue }
+                pending += chunk[0..<got]
+                while let newline = pending.firstIndex(of: 10) {
+                    let text = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    emit(text)
+                    if text.hasPrefix("change ") { changes += 1 }
+                }
+            }
+        }
+    }
+
+    /// Drives an output and holds it, so that the value can be read back from outside.
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Drive an output line and hold it.")
+        @Option(help: "The chip: a label, gpiochipN, or /dev path.") var chip: String
+        @Option(help: "The line offset.") var line: Int
+        @Option(help: "0 or 1.") var value: Int
+        @Option(name: .customLong("hold-ms"), help: "How long to hold the line before releasing it.") var holdMilliseconds: Int = 1000
+
+        func run() throws {
+            do throws(GPIOError) {
+                let output = try LinuxGPIO().requestOutput(.offset(line), on: GPIOChipSelector(chip),
+                                                           GPIOOutputConfig(initialValue: value != 0))
+                try output.setValue(value != 0)
+                emit("set \(output.id) value=\(try output.value() ? 1 : 0)")
+                sleepMilliseconds(holdMilliseconds)
+                output.release()
+                emit("released")
+            } catch { throw HALCommandError(error) }
+        }
+    }
+}

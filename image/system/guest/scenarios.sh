@@ -1,0 +1,186 @@
+#!/bin/sh
+# The system test's scenarios, run inside the guest by /init. Each check prints one line the host reads:
+#   RESULT <scenario> PASS|FAIL <what was checked or what went wrong>
+# The appliance is driven only through its own command line (`appliance hal ...`).
+app=/usr/bin/appliance
+failures=0
+
+pass() { echo "RESULT $1 PASS $2"; }
+fail() { echo "RESULT $1 FAIL $2"; failures=$((failures + 1)); }
+# check NAME DESCRIPTION COMMAND...: passes when the command succeeds.
+check() { name=$1 what=$2; shift 2; if "$@"; then pass "$name" "$what"; else fail "$name" "$what"; fi; }
+show() { sed 's/^/    | /' "$1"; }
+
+# Loads a module with the ones it depends on, in the order the host worked out from modules.dep.
+load() {
+    module=$1; shift
+    for file in $(sed -n "s/^$module //p" /modules/order); do
+        name=$(basename "$file" .ko)
+        [ -d /sys/module/$(echo "$name" | tr - _) ] && continue
+        if [ "$name" = "$module" ]; then insmod "/modules/$file" "$@"; else insmod "/modules/$file"; fi || return 1
+    done
+}
+
+# Waits up to $2 seconds for a line matching $3 in file $1.
+wait_for() {
+    n=0
+    while ! grep -q "$3" "$1" 2>/dev/null; do
+        n=$((n + 1)); [ $n -gt $(($2 * 10)) ] && return 1
+        sleep 0.1
+    done
+}
+
+# Runs a command that must fail; its stderr must contain every further argument.
+expect_error() {
+    name=$1 what=$2 cmd=$3; shift 3
+    if sh -c "$cmd" >/tmp/expect.out 2>&1; then fail "$name" "$what: succeeded"; show /tmp/expect.out; return; fi
+    for text in "$@"; do
+        grep -qF -- "$text" /tmp/expect.out || { fail "$name" "$what: no '$text' in the message"; show /tmp/expect.out; return; }
+    done
+    pass "$name" "$what: $(head -c 200 /tmp/expect.out | head -1)"
+}
+
+# ---- I2C: the WM8960 driver on i2c-stub ---------------------------------------------------------------------
+i2c() {
+    load i2c-dev && load i2c-stub chip_addr=0x1a || { fail i2c.modules "loading i2c-dev and i2c-stub"; return; }
+    bus=""
+    for d in /sys/class/i2c-dev/i2c-*; do grep -q "SMBus stub" "$d/name" && bus=${d##*/i2c-}; done
+    [ -n "$bus" ] || { fail i2c.bus "no i2c-stub adapter in /sys/class/i2c-dev"; return; }
+    pass i2c.bus "i2c-stub is /dev/i2c-$bus, chip at 0x1a"
+
+    if ! $app hal i2c recipe --bus "$bus" --address 0x1a --codec wm8960 --operation power-up >/tmp/recipe.out 2>&1; then
+        fail i2c.recipe "appliance hal i2c recipe failed"; show /tmp/recipe.out; return
+    fi
+    grep '^power-up ' /tmp/recipe.out > /tmp/recipe.power-up
+    if diff /system/wm8960-power-up.golden /tmp/recipe.power-up > /tmp/recipe.diff; then
+        pass i2c.recipe "WM8960 power-up: $(wc -l < /tmp/recipe.power-up) writes, as the golden trace"
+    else
+        fail i2c.recipe "WM8960 power-up writes differ from the golden trace"; show /tmp/recipe.diff
+    fi
+
+    # Every write is SMBus write-byte-data with command reg<<1|bit8 and the low 8 bits as data: the stub must
+    # hold the last value of each register there, read back by the project's bus and by i2cget.
+    ok=0 bad=0
+    grep ' write ' /tmp/recipe.out | while read -r phase _ reg value; do
+        echo "$(( (reg << 1) | (value >> 8) )) $(( value & 0xff ))"
+    done > /tmp/writes
+    for command in $(cut -d' ' -f1 /tmp/writes | sort -n -u); do
+        want=$(grep "^$command " /tmp/writes | tail -1 | cut -d' ' -f2)
+        ours=$($app hal i2c get --bus "$bus" --address 0x1a --layout 8+8 --register "$command" 2>&1)
+        theirs=$(i2cget -y "$bus" 0x1a "$(printf 0x%02x "$command")" b 2>&1)   # i2cget reads hex
+        if [ "$((ours))" = "$want" ] && [ "$((theirs))" = "$want" ]; then ok=$((ok + 1))
+        else bad=$((bad + 1)); echo "    | command $command: expected $want, appliance read $ours, i2cget read $theirs"; fi
+    done
+    if [ $bad -eq 0 ] && [ $ok -gt 0 ]; then pass i2c.registers "$ok stub registers hold the writes (appliance and i2cget agree)"
+    else fail i2c.registers "$bad of $((ok + bad)) stub registers differ"; fi
+
+    expect_error i2c.absent "a read from absent 0x1b gives the typed I2CError" \
+        "$app hal i2c get --bus $bus --address 0x1b --register 0" \
+        "on i2c-$bus address 0x1b failed" "I2C read"
+    expect_error i2c.nobus "an absent bus gives the typed I2CError" \
+        "$app hal i2c get --bus 9 --address 0x1a --register 0" "cannot open /dev/i2c-9" "No such I2C bus"
+}
+
+# ---- GPIO: a gpio-sim chip found by its label ------------------------------------------------------------------
+gpio() {
+    load gpio-sim || { fail gpio.modules "loading gpio-sim"; return; }
+    mkdir -p /sys/kernel/config && mount -t configfs none /sys/kernel/config
+    cfg=/sys/kernel/config/gpio-sim/rig
+    mkdir $cfg $cfg/bank0 && echo 8 > $cfg/bank0/num_lines && echo appliance-sim > $cfg/bank0/label \
+        && echo 1 > $cfg/live || { fail gpio.chip "configuring gpio-sim through configfs"; return; }
+    sim=/sys/devices/platform/$(cat $cfg/dev_name)/$(cat $cfg/bank0/chip_name)
+    $app hal gpio chips > /tmp/chips.out 2>&1
+    check gpio.chip "chip labelled appliance-sim listed ($(grep appliance-sim /tmp/chips.out | cut -d' ' -f2))" \
+        grep -q "label=appliance-sim" /tmp/chips.out
+
+    # Input line 0: pull-up bias, 100 ms debounce (generous: TCG is slow). Two bursts of bounce, each ending
+    # in a level held for 600 ms, must give exactly two debounced changes: to 0, then back to 1.
+    $app hal gpio watch --chip appliance-sim --line 0 --bias pull-up --debounce-ms 100 --count 2 \
+        --timeout-ms 30000 > /tmp/watch.out 2>&1 &
+    watcher=$!
+    wait_for /tmp/watch.out 20 '^ready' || { fail gpio.input "the watcher did not start"; show /tmp/watch.out; return; }
+    check gpio.bias "the pull-up bias reached the simulated line (sim_gpio0/pull)" \
+        [ "$(cat $sim/sim_gpio0/pull)" = pull-up ]
+    for p in down up down up down; do echo pull-$p > $sim/sim_gpio0/pull; done
+    sleep 0.6
+    for p in up down up; do echo pull-$p > $sim/sim_gpio0/pull; done
+    sleep 0.6
+    wait $watcher; status=$?
+    show /tmp/watch.out
+    changes=$(grep '^change' /tmp/watch.out | cut -d' ' -f2 | tr -d '\n')
+    edges=$(grep -c '^edge' /tmp/watch.out)
+    # Each change must be one burst: the second starts after the 600 ms pause that ended the first (a burst
+    # split in two would also read '01', but with both changes inside the first burst).
+    grep '^change' /tmp/watch.out > /tmp/changes
+    last_of_first=$(sed -n '1s/.*last-edge-ns=\([0-9]*\).*/\1/p' /tmp/changes)
+    first_of_second=$(sed -n '2s/.*first-edge-ns=\([0-9]*\).*/\1/p' /tmp/changes)
+    gap_ms=$(( (${first_of_second:-0} - ${last_of_first:-0}) / 1000000 ))
+    check gpio.debounce "8 sim writes in 2 bursts: $edges raw edges, debounced changes '$changes' (want '01'), ${gap_ms} ms apart" \
+        [ $status -eq 0 -a "$changes" = 01 -a "$edges" -ge 2 -a "$gap_ms" -ge 400 ]
+    # Kernel timestamps: present (non-zero) and never going backwards.
+    stamps=$(sed -n 's/.* ns=\([0-9]*\).*/\1/p' /tmp/watch.out)
+    previous=0 ordered=yes
+    for s in $stamps; do [ "$s" -gt 0 ] && [ "$s" -ge "$previous" ] || ordered=no; previous=$s; done
+    check gpio.timestamps "edge timestamps present and in order ($(echo $stamps | wc -w) stamps)" \
+        [ -n "$stamps" -a $ordered = yes ]
+
+    # Output line 1 driven to 1: the simulated line's value reads 1 in sysfs while held.
+    $app hal gpio set --chip appliance-sim --line 1 --value 1 --hold-ms 4000 > /tmp/set.out 2>&1 &
+    setter=$!
+    if wait_for /tmp/set.out 20 '^set'; then
+        check gpio.output "output line 1 driven to 1 reads back 1 from sim_gpio1/value" [ "$(cat $sim/sim_gpio1/value)" = 1 ]
+    else
+        fail gpio.output "the setter did not start"; show /tmp/set.out
+    fi
+    wait $setter
+    expect_error gpio.nochip "an absent chip label gives the typed GPIOError" \
+        "$app hal gpio set --chip no-such-chip --line 0 --value 1 --hold-ms 0" "no-such-chip"
+}
+
+# ---- ALSA: snd-aloop bit-exact, typed open errors, snd-dummy -------------------------------------------------
+alsa() {
+    load snd-aloop && load snd-dummy || { fail alsa.modules "loading snd-aloop and snd-dummy"; return; }
+    check alsa.cards "Loopback and Dummy cards present" grep -q Loopback /proc/asound/cards
+    # Big buffers (16 x 4096 frames, 1.4 s): under TCG a process can stall for a while, and an xrun would
+    # put a gap into the signal.
+    frames=$(( 48000 * 6 )) big="--period-frames 4096 --periods 16"
+    $app hal pcm capture --device hw:Loopback,1,0 $big --frames $frames /tmp/capture.wav > /tmp/capture.out 2>&1 &
+    capturer=$!
+    wait_for /tmp/capture.out 20 '^opened' || { fail alsa.loopback "the capture did not open"; show /tmp/capture.out; }
+    if $app hal pcm play --device hw:Loopback,0,0 $big /system/signal.wav > /tmp/play.out 2>&1; then :; else
+        fail alsa.loopback "playing into hw:Loopback,0,0 failed"; show /tmp/play.out
+    fi
+    wait $capturer || { fail alsa.loopback "capturing from hw:Loopback,1,0 failed"; show /tmp/capture.out; }
+    show /tmp/play.out; show /tmp/capture.out
+    if $app hal pcm compare --reference /system/signal.wav --capture /tmp/capture.wav > /tmp/compare.out 2>&1; then
+        pass alsa.loopback "$(cat /tmp/compare.out)"
+    else
+        fail alsa.loopback "the capture is not the signal"; show /tmp/compare.out
+    fi
+
+    # Busy: one stream holds hw:Loopback,0,1; a second open of it gets the typed busy error.
+    $app hal pcm open --device hw:Loopback,0,1 --hold-ms 5000 > /tmp/hold.out 2>&1 &
+    holder=$!
+    if wait_for /tmp/hold.out 20 '^opened'; then
+        expect_error alsa.busy "a second open of a held PCM" \
+            "$app hal pcm open --device hw:Loopback,0,1" "playback PCM 'hw:Loopback,0,1' is busy"
+    else
+        fail alsa.busy "the holder did not open"; show /tmp/hold.out
+    fi
+    kill $holder 2>/dev/null; wait $holder 2>/dev/null
+    expect_error alsa.badname "an unknown card" "$app hal pcm open --device hw:NoSuchCard" \
+        "no playback PCM 'hw:NoSuchCard'"
+    expect_error alsa.format "snd-dummy refuses S32_LE" "$app hal pcm open --device hw:Dummy,0,0 --format S32_LE" \
+        "refuses format S32_LE" "pick one of:"
+    if $app hal pcm play --device hw:Dummy,0,0 /system/signal.wav > /tmp/dummy.out 2>&1; then
+        pass alsa.dummy "$(tail -1 /tmp/dummy.out)"
+    else
+        fail alsa.dummy "playing into hw:Dummy,0,0 failed"; show /tmp/dummy.out
+    fi
+}
+
+for scenario in $(echo "${SCENARIOS:-i2c,gpio,alsa}" | tr , ' '); do
+    echo "SCENARIO $scenario"
+    $scenario
+done
+echo "SCENARIOS-FINISHED failures=$failures"

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Packs the initramfs (the guest userspace, the modules the scenarios load with their dependencies, the
+# aarch64 appliance, the scenarios and their inputs), boots it under qemu-system-aarch64 and reads the results.
+# Called by system.sh test with: CACHE KERNEL_VERSION OUT_DIR. Exit status 1 when a scenario fails or the guest
+# does not finish; the guest's log is shown then.
+set -euo pipefail
+cache=$1 kver=$2 out=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+timeout=${SYSTEM_TIMEOUT:-600}
+scenarios=${SYSTEM_SCENARIOS:-i2c gpio alsa}   # a subset runs only those (the kernel hands SCENARIOS to init)
+# The top-level modules the scenarios load (dependencies are added from modules.dep).
+readonly MODULES="configfs i2c-dev i2c-stub gpio-sim snd-aloop snd-dummy"
+
+say()  { printf '\033[1msystem:\033[0m %s\n' "$*" >&2; }
+die()  { printf 'system: error: %s\n' "$*" >&2; exit 1; }
+stage() { printf '\n\033[1m== system: %s\033[0m\n' "$*" >&2; }
+
+binary=$repo/.build-arm/bin/appliance-static
+[[ -f $binary ]] || die "no $binary: run 'make arm' first (the rig runs the cross-built binary)"
+kernel_image=$cache/kernel/boot/vmlinuz-$kver
+modules=$cache/kernel/usr/lib/modules/$kver
+
+stage "packing the initramfs (.build-system/initramfs.cpio.gz)"
+stage_dir=$out/initramfs
+rm -rf "$stage_dir"; mkdir -p "$stage_dir"
+cp -a "$cache/guest/." "$stage_dir/"
+mkdir -p "$stage_dir"/{proc,sys,dev,tmp,system,modules}
+mknod -m 600 "$stage_dir/dev/console" c 5 1
+install -m 755 "$binary" "$stage_dir/usr/bin/appliance"
+install -m 755 "$here/guest/init" "$stage_dir/init"
+install -m 644 "$here/guest/scenarios.sh" "$stage_dir/system/scenarios.sh"
+
+# The modules, decompressed (busybox insmod takes plain .ko files), and for each top-level module the files to
+# insert in order: its dependencies (modules.dep lists them nearest first, so they load last to first), then it.
+python3 - "$modules" "$stage_dir/modules" $MODULES <<'PY' || die "collecting the modules failed"
+import lzma, os, shutil, sys
+tree, target, wanted = sys.argv[1], sys.argv[2], sys.argv[3:]
+deps = {}
+for line in open(os.path.join(tree, "modules.dep")):
+    path, _, rest = line.partition(":")
+    deps[path] = rest.split()
+by_name = {os.path.basename(p).split(".ko")[0].replace("_", "-"): p for p in deps}
+order = []
+for name in wanted:
+    path = by_name.get(name)
+    if path is None:
+        sys.exit(f"module {name} is not in {tree}/modules.dep")
+    for p in list(reversed(deps[path])) + [path]:
+        base = os.path.basename(p).split(".ko")[0]
+        out = os.path.join(target, base + ".ko")
+        if not os.path.exists(out):
+            src = os.path.join(tree, p)
+            if p.endswith(".xz"):
+                with lzma.open(src) as f, open(out, "wb") as o: o.write(f.read())
+            else:
+                shutil.copyfile(src, out)
+        order.append(f"{name} {base}.ko")
+open(os.path.join(target, "order"), "w").write("\n".join(order) + "\n")
+print(f"modules: {', '.join(wanted)} with {len(set(order)) - len(wanted)} dependencies", file=sys.stderr)
+PY
+
+# The signal for the loopback: 2 s of white noise between 0.25 s of digital silence (-D: no dither), 16-bit
+# stereo at 48 kHz
+# (made here, not committed; any signal works, the guest compares what it played with what it captured).
+sox -R -D -n -r 48000 -c 2 -b 16 -e signed-integer "$stage_dir/system/signal.wav" synth 2 whitenoise vol 0.5 pad 0.25 0.25 \
+    || die "sox could not make the test signal"
+
+# The WM8960 power-up writes, from the golden-trace test (one source of truth): the lines between
+# `try rig.codec.powerUp()` and the end of its expected list in powerUpAt48kFrom12288MHz.
+python3 - "$repo/Tests/HALTests/Codec/WM8960GoldenTraceTests.swift" > "$stage_dir/system/wm8960-power-up.golden" <<'PY' \
+    || die "could not read the golden power-up trace from the WM8960 tests"
+import re, sys
+text = open(sys.argv[1]).read()
+body = text[text.index("func powerUpAt48kFrom12288MHz"):]
+body = body[body.index("try rig.codec.powerUp()"):]
+body = body[:body.index("])")]
+writes = re.findall(r"\.write\(reg: (0x[0-9A-F]+), value: (0x[0-9A-F]+)\)", body)
+if not writes:
+    sys.exit("no writes found")
+for reg, value in writes:
+    print(f"power-up write {reg} {value}")
+PY
+
+(cd "$stage_dir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.cpio.gz"
+say "initramfs $(du -h "$out/initramfs.cpio.gz" | cut -f1) (appliance $(du -h "$binary" | cut -f1), kernel $kver)"
+
+stage "booting Debian's $kver under qemu-system-aarch64 (TCG, -M virt -cpu max): scenarios"
+log=$out/guest.log
+status=0
+started=$SECONDS
+timeout "$timeout" qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1024 -nographic -no-reboot -nic none \
+    -kernel "$kernel_image" -initrd "$out/initramfs.cpio.gz" \
+    -append "console=ttyAMA0 rdinit=/init panic=-1 loglevel=3 SCENARIOS=${scenarios// /,}" < /dev/null > "$log" 2>&1 &
+qemu=$!
+tail -n +1 -F --pid="$qemu" "$log" 2>/dev/null | tr -d '\r' \
+    | grep --line-buffered -E '^(RESULT|SCENARIO|SYSTEM-TEST)' | sed -u 's/^/  /' >&2 || true
+wait "$qemu" || status=$?
+tr -d '\r' < "$log" > "$log.txt" && mv "$log.txt" "$log"
+
+passed=$(grep -c '^RESULT [^ ]* PASS' "$log" || true)
+failed=$(grep -c '^RESULT [^ ]* FAIL' "$log" || true)
+problem=""
+if [[ $status -eq 124 ]]; then problem="the guest did not finish within ${timeout}s (SYSTEM_TIMEOUT)"
+elif ! grep -q '^SYSTEM-TEST-DONE' "$log"; then problem="the guest stopped before finishing (qemu exit $status)"
+elif [[ $failed -gt 0 ]]; then problem="$failed check(s) failed"
+elif [[ $passed -eq 0 ]]; then problem="no check ran"
+fi
+for scenario in $scenarios; do
+    grep -q "^RESULT $scenario\." "$log" || problem+="${problem:+; }scenario $scenario reported nothing"
+done
+if [[ -n $problem ]]; then
+    echo "---- guest log ($log) ----" >&2
+    cat "$log" >&2
+    echo "system: $passed passed, $failed failed" >&2
+    die "$problem"
+fi
+stage "system test: $passed checks passed in $((SECONDS - started)) s of guest time (log: .build-system/guest.log)"
