@@ -15,7 +15,7 @@ enum ApplianceBinary {
         let status: Int32
         let stdout: String
         let stderr: String
-        var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
     }
 
     static let url: URL? = {
