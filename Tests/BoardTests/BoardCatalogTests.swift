@@ -45,6 +45,18 @@ struct BoardCatalogTests {
         #expect(catalog.detect(using: HATDetector(root: root)) == nil)
     }
 
+    @Test func theShippedRaspberryPiDACPlusIsFoundByItsEEPROM() throws {
+        let root = try RepositoryFiles.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/proc/device-tree/hat", withIntermediateDirectories: true)
+        // What the HAT's EEPROM puts in the device tree (the firmware copies vendor and product strings).
+        try write("Raspberry Pi Ltd.\0", to: root + "/proc/device-tree/hat/vendor")
+        try write("Raspberry Pi DAC Plus\0", to: root + "/proc/device-tree/hat/product")
+        let board = BoardCatalog(directories: [RepositoryFiles.boardConfigs]).detect(using: HATDetector(root: root))
+        #expect(board?.name == "rpi-dacplus")
+        #expect(board?.codec.chip == .pcm5122 && board?.pcm.playback == "hw:CARD=DAC,DEV=0")
+    }
+
     @Test func listsFilesThenTheBuiltInBoardAndFindsByNameOrPath() throws {
         let directory = try RepositoryFiles.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

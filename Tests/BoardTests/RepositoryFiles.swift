@@ -1,13 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Paths of the repository's own files, found from this source file (tests run from any directory).
 enum RepositoryFiles {
-    /// The repository root: three levels above Tests/BoardTests/RepositoryFiles.swift.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The repository root.
+    static let root = SourceTree.root()
 
     static let boardConfigs = root + "/board-configs"
     static let brokenFixtures = root + "/Tests/BoardTests/Fixtures/broken"

@@ -1,25 +1,21 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `appliance board ...` run as a subprocess: output, exit status and error lines.
 @Suite("appliance board")
 struct BoardCommandTests {
-    /// The repository's board-configs, found from this file.
-    static let boardConfigs: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path + "/board-configs"
-    }()
-    static let broken = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
-        + "/BoardTests/Fixtures/broken"
+    /// The repository's board-configs and broken fixtures.
+    static let boardConfigs = SourceTree.root() + "/board-configs"
+    static let broken = SourceTree.root() + "/Tests/BoardTests/Fixtures/broken"
 
     @Test func listShowsEveryBoardWithCodecAndFile() throws {
         let result = try ApplianceBinary.run(["board", "list", "--boards", Self.boardConfigs])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first == "6 boards:")
+        #expect(lines.first == "7 boards:")
         for (name, chip) in [("audioinjector-stereo", "wm8731"), ("fe-pi-audio", "sgtl5000"), ("iqaudio-dacplus", "pcm5122"),
-                             ("respeaker-2mic", "wm8960"), ("simulated", "wm8960"), ("waveshare-wm8960", "wm8960")] {
+                             ("respeaker-2mic", "wm8960"), ("rpi-dacplus", "pcm5122"), ("simulated", "wm8960"), ("waveshare-wm8960", "wm8960")] {
             #expect(lines.contains { $0.contains(" \(name) ") && $0.contains(" \(chip) ")
                 && $0.hasSuffix("[\(Self.boardConfigs)/\(name).yaml]") }, "\(name)")
         }

@@ -309,10 +309,10 @@ test_arm() {
     # SwiftPM's generated runner picks the library from this argument; `swift test` does the same.
     # Tests that start the appliance binary as a child need qemu for it too (no binfmt registration here).
     timeout "$timeout" env QEMU_LD_PREFIX="$sysroot" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
-        qemu-aarch64-static "$bundle" --testing-library swift-testing ${ARM_TEST_ARGS:-} 2>&1 | tee "$log.swift-testing" || st_status=$?
+        APPLIANCE_SOURCE_ROOT="$repo" qemu-aarch64-static "$bundle" --testing-library swift-testing ${ARM_TEST_ARGS:-} 2>&1 | tee "$log.swift-testing" || st_status=$?
     stage "XCTest on aarch64 under qemu-aarch64-static"
     timeout "$timeout" env QEMU_LD_PREFIX="$sysroot" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
-        qemu-aarch64-static "$bundle" > "$log.xctest" 2>&1 || xc_status=$?
+        APPLIANCE_SOURCE_ROOT="$repo" qemu-aarch64-static "$bundle" > "$log.xctest" 2>&1 || xc_status=$?
 
     # Count: Swift Testing's closing line "Test run with N tests passed/failed ..."; its failed tests are the
     # "✘ Test name() failed after" lines. XCTest's closing "Executed N tests, with M failures" (M counts failed
