@@ -26,10 +26,23 @@ protocol RecipeDrivenCodec: AudioCodec {
     var clock: any MonotonicClock { get }
     var format: CodecStreamFormat? { get }
     var powerState: CodecPowerState { get set }
-    func recipe(for operation: CodecPowerOperation) -> CodecRecipe
+    func powerUpRecipe() -> CodecRecipe
+    func powerDownRecipe() -> CodecRecipe
+    func standbyRecipe() -> CodecRecipe
+    func wakeRecipe() -> CodecRecipe
 }
 
 extension RecipeDrivenCodec {
+    /// The recipe that performs `operation`, built from the current settings.
+    func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
+        switch operation {
+        case .powerUp: powerUpRecipe()
+        case .powerDown: powerDownRecipe()
+        case .standby: standbyRecipe()
+        case .wake: wakeRecipe()
+        }
+    }
+
     /// Runs `operation`'s recipe if it applies in the current state, then records the new state. Power-up
     /// needs a configured format (the clocks must run before the analog side powers).
     func changePower(_ operation: CodecPowerOperation) throws(CodecError) {

@@ -30,15 +30,23 @@ public final class DebouncedInputs: @unchecked Sendable {
     public let clock: any MonotonicClock
     private let delivery: SerialDelivery<DebouncedChange>
     private let condition = Condition()
+    /// Set once at the end of `init`.
+    private var timer: DeadlineThread?
     // Guarded by `condition`:
     private var debouncers: [GPIOLineID: Debouncer] = [:]
     private var early: [GPIOLineID: [GPIOEdgeEvent]] = [:]   // edges of a line requested but not yet added
-    private var timerRunning = false
-    private var timerStopping = false
 
     public init(clock: any MonotonicClock, onChange: @escaping @Sendable (DebouncedChange) -> Void) {
         self.clock = clock
         delivery = SerialDelivery(onChange)
+        timer = DeadlineThread(condition: condition, clock: clock, nextWake: { [weak self] in
+            guard let self else { return .some(nil) }
+            return timerWake().map { .some($0) }
+        }, work: { [weak self] in self?.settle() })
+    }
+
+    deinit {
+        timer?.stop()
     }
 
     /// Requests `line` with edge events on both edges, reads its level, and debounces it from now on.
@@ -125,48 +133,18 @@ public final class DebouncedInputs: @unchecked Sendable {
 
     /// Starts a thread that settles pending levels at their deadlines on `clock`. It sleeps on the clock
     /// while a level is pending (at most the shortest debounce time at a stretch, so a newer, earlier
-    /// deadline is never overslept) and waits without waking while every line is stable. It keeps this object
-    /// alive until `stopTimer()`.
-    public func startTimer() {
-        let start: Bool = condition.locked {
-            timerStopping = false
-            if timerRunning { return false }
-            timerRunning = true
-            return true
-        }
-        guard start else { return }
-        if !startGPIOThread({ [self] in timerLoop() }) {
-            condition.broadcast { timerRunning = false }
-        }
-    }
+    /// deadline is never overslept) and waits without waking while every line is stable. It ends with
+    /// `stopTimer()`, or once this object is released.
+    public func startTimer() { timer?.start() }
 
     /// Asks the timer thread to end; it does so at its next wake-up.
-    public func stopTimer() {
-        condition.broadcast { timerStopping = true }
-    }
+    public func stopTimer() { timer?.stop() }
 
-    private func timerLoop() {
-        while true {
-            var wake: Timestamp?
-            condition.wait {
-                if timerStopping { return true }
-                let deadlines = debouncers.values.compactMap(\.deadline)
-                guard let earliest = deadlines.min() else { return false }
-                let step = debouncers.values.filter { $0.deadline != nil }.map(\.time).min() ?? .zero
-                wake = earliest
-                if step > .zero { wake = min(earliest, clock.now + step) }
-                return true
-            }
-            let stop: Bool = condition.locked {
-                if timerStopping {
-                    timerRunning = false
-                    timerStopping = false
-                }
-                return !timerRunning
-            }
-            if stop { return }
-            if let wake { clock.sleep(until: wake) }
-            settle()
-        }
+    /// When the timer thread should settle next (under the lock); nil while every line is stable.
+    private func timerWake() -> Timestamp? {
+        let pending = debouncers.values.filter { $0.deadline != nil }
+        guard let earliest = pending.compactMap(\.deadline).min() else { return nil }
+        let step = pending.map(\.time).min() ?? .zero
+        return step > .zero ? min(earliest, clock.now + step) : earliest
     }
 }

@@ -20,6 +20,8 @@ public final class JackDetector: @unchecked Sendable {
     private let bus: (any RegisterBus)?
     private let delivery: SerialDelivery<JackEvent>
     private var inputs: DebouncedInputs?
+    /// Runs `tick()` at pending decisions and polls; set once in `init`.
+    private var timer: DeadlineThread?
     /// The requested GPIO lines, kept so their events keep coming.
     private var lines: [any GPIOInputLine] = []
     private var lineSignals: [GPIOLineID: Signal] = [:]
@@ -28,8 +30,6 @@ public final class JackDetector: @unchecked Sendable {
     private var machine: JackStateMachine
     private var polled: [Signal: (bits: JackStatusBits, debouncer: Debouncer, raw: Bool)] = [:]
     private var nextPoll: Timestamp?
-    private var timerRunning = false
-    private var timerStopping = false
 
     /// Requests the GPIO lines and reads the signals' current levels: the initial state is reported by
     /// `state`, not as an event. `gpio` and `bus` are needed only for the sources that use them.
@@ -73,6 +73,10 @@ public final class JackDetector: @unchecked Sendable {
                                        microphoneSettle: sensing.microphoneSettle)
             if !polled.isEmpty { nextPoll = now + sensing.pollInterval }
         }
+        timer = DeadlineThread(condition: condition, clock: clock, nextWake: { [weak self] in
+            guard let self else { return .some(nil) }
+            return [machine.deadline, nextPoll].compactMap { $0 }.min().map { .some($0) }
+        }, work: { [weak self] in try? self?.tick() })
     }
 
     deinit {
@@ -94,7 +98,12 @@ public final class JackDetector: @unchecked Sendable {
         let now = clock.now
         inputs?.settle(at: now)
         try pollIfDue(at: now)
+        // The microphone's settled level, even if another thread has not yet delivered its change: a pending
+        // insertion is decided on what the line says now.
+        let microphoneLine = condition.locked { lineSignals.first { $0.value == .microphone }?.key }
+        let microphone = microphoneLine.flatMap { inputs?.level(of: $0) }
         condition.locked {
+            if let microphone, machine.deadline != nil { _ = machine.microphone(microphone, at: now) }
             if let event = machine.settle(at: now) { delivery.post(event) }
         }
         delivery.drain()
@@ -102,8 +111,9 @@ public final class JackDetector: @unchecked Sendable {
 
     // MARK: Signals
 
+    /// A debounced line change; broadcast, since an insertion gives the timer thread a deadline.
     private func debounced(_ change: DebouncedChange) {
-        condition.locked {
+        condition.broadcast {
             guard let signal = lineSignals[change.line] else { return }
             apply(signal, present: change.active, at: change.timestamp)
         }
@@ -127,7 +137,7 @@ public final class JackDetector: @unchecked Sendable {
         }
         for (signal, bits) in due {
             let present = try readStatus(bits, signal: signal)
-            condition.locked {
+            condition.broadcast {
                 guard var entry = polled[signal] else { return }
                 // A polled level that differs from the last one is an edge at the poll's time.
                 if present != entry.raw, let change = entry.debouncer.edge(to: present, at: now) {
@@ -160,43 +170,15 @@ public final class JackDetector: @unchecked Sendable {
     // MARK: The timer thread
 
     /// Starts the threads that run GPIO debouncing, pending decisions and status polls at their
-    /// deadlines. Keeps this object alive until `stopTimer()`. Poll failures are retried at the next poll.
+    /// deadlines. They end with `stopTimer()` or when this object is released. Poll failures are retried at
+    /// the next poll.
     public func startTimer() {
         inputs?.startTimer()
-        let start: Bool = condition.locked {
-            timerStopping = false
-            if timerRunning { return false }
-            timerRunning = true
-            return true
-        }
-        guard start else { return }
-        if !startGPIOThread({ [self] in timerLoop() }) {
-            condition.broadcast { timerRunning = false }
-        }
+        timer?.start()
     }
 
     public func stopTimer() {
         inputs?.stopTimer()
-        condition.broadcast { timerStopping = true }
-    }
-
-    private func timerLoop() {
-        while true {
-            var wake: Timestamp?
-            condition.wait {
-                if timerStopping { return true }
-                wake = [machine.deadline, nextPoll].compactMap { $0 }.min()
-                return wake != nil
-            }
-            let stop: Bool = condition.locked {
-                guard timerStopping else { return false }
-                timerRunning = false
-                timerStopping = false
-                return true
-            }
-            if stop { return }
-            if let wake { clock.sleep(until: wake) }
-            try? tick()
-        }
+        timer?.stop()
     }
 }

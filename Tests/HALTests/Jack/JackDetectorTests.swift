@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import HAL
 
@@ -152,5 +153,39 @@ struct JackDetectorTests {
             guard let error = error as? JackDetectorError, case .statusRead("plug", _) = error else { return false }
             return error.description.hasPrefix("jack plug status: ")
         }
+    }
+}
+
+@Suite("Jack detector timer")
+struct JackDetectorTimerTests {
+    final class Recorder: @unchecked Sendable {
+        private let condition = Condition()
+        private let arrived = DispatchSemaphore(value: 0)
+        private var events: [JackEvent] = []
+        func append(_ event: JackEvent) {
+            condition.locked { events.append(event) }
+            arrived.signal()
+        }
+        var all: [JackEvent] { condition.locked { events } }
+        /// Waits (up to `seconds` of wall time, a bound for a broken build, not a timing) for one event.
+        func waitForEvent(within seconds: Double) -> Bool { arrived.wait(timeout: .now() + seconds) == .success }
+    }
+
+    @Test func theTimerThreadsDecideAnInsertionWithoutBeingTicked() throws {
+        let clock = ManualClock()
+        let gpio = JackDetectorTests.board(clock)
+        let recorder = Recorder()
+        let detector = try JackDetector(sensing: JackDetectorTests.gpioSensing(), gpio: gpio, clock: clock) {
+            recorder.append($0)
+        }
+        detector.startTimer()
+        defer { detector.stopTimer(); clock.advance(by: .seconds(1)) }
+        let start = clock.now
+        gpio.press(JackDetectorTests.plugLine, bounce: [.milliseconds(2), .milliseconds(4)])
+        gpio.schedule(JackDetectorTests.micLine, level: true, at: start + .milliseconds(30))
+        // Time passes in small steps; the debounce and decision threads wake at their deadlines.
+        for _ in 0..<200 { gpio.advance(by: .milliseconds(1)) }
+        #expect(recorder.waitForEvent(within: 10))
+        #expect(recorder.all == [JackEvent(timestamp: start, state: .headset, previous: .unplugged)])
     }
 }

@@ -109,15 +109,6 @@ public final class PCM512x: RecipeDrivenCodec {
     public func standby() throws(CodecError) { try changePower(.standby) }
     public func wake() throws(CodecError) { try changePower(.wake) }
 
-    func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
-        switch operation {
-        case .powerUp: powerUpRecipe()
-        case .powerDown: powerDownRecipe()
-        case .standby: standbyRecipe()
-        case .wake: wakeRecipe()
-        }
-    }
-
     public func select(output: CodecOutput) throws(CodecError) {
         guard output == .line else {
             throw .unsupportedOutput(codec: name, output, hint: "the PCM5122 has only its line outputs (OUTL/OUTR); "

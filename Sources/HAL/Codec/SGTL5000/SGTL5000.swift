@@ -109,15 +109,6 @@ public final class SGTL5000: RecipeDrivenCodec {
     public func standby() throws(CodecError) { try changePower(.standby) }
     public func wake() throws(CodecError) { try changePower(.wake) }
 
-    func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
-        switch operation {
-        case .powerUp: powerUpRecipe()
-        case .powerDown: powerDownRecipe()
-        case .standby: standbyRecipe()
-        case .wake: wakeRecipe()
-        }
-    }
-
     public func select(output: CodecOutput) throws(CodecError) {
         guard output != .speaker else {
             throw .unsupportedOutput(codec: name, output, hint: "the SGTL5000 has no speaker amplifier; drive an "

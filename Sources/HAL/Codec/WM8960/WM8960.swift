@@ -69,15 +69,6 @@ public final class WM8960: RecipeDrivenCodec {
     public func standby() throws(CodecError) { try changePower(.standby) }
     public func wake() throws(CodecError) { try changePower(.wake) }
 
-    func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
-        switch operation {
-        case .powerUp: powerUpRecipe()
-        case .powerDown: powerDownRecipe()
-        case .standby: standbyRecipe()
-        case .wake: wakeRecipe()
-        }
-    }
-
     public func select(output: CodecOutput) throws(CodecError) {
         guard output != .line else {
             throw .unsupportedOutput(codec: name, output, hint: "the WM8960 has no separate line output; its "
