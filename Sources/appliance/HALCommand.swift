@@ -49,10 +49,3 @@ func hex(_ value: some BinaryInteger, digits: Int) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
 }
-
-/// Sleeps `milliseconds` (EINTR-safe).
-func sleepMilliseconds(_ milliseconds: Int) {
-    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-}

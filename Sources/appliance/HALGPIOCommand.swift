@@ -103,7 +103,7 @@ struct HALGPIOCommand: ParsableCommand {
                                                            GPIOOutputConfig(initialValue: value != 0))
                 try output.setValue(value != 0)
                 emit("set \(output.id) value=\(try output.value() ? 1 : 0)")
-                sleepMilliseconds(holdMilliseconds)
+                SystemClock.shared.sleep(for: .milliseconds(holdMilliseconds))
                 output.release()
                 emit("released")
             } catch { throw HALCommandError(error) }

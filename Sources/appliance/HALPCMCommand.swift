@@ -42,7 +42,7 @@ struct HALPCMCommand: ParsableCommand {
         func run() throws {
             guard let direction = PCMDirection(rawValue: direction) else { throw HALCommandError("playback or capture") }
             let pcm = try stream.open(direction)
-            sleepMilliseconds(holdMilliseconds)
+            SystemClock.shared.sleep(for: .milliseconds(holdMilliseconds))
             pcm.close()
         }
     }
@@ -54,7 +54,7 @@ struct HALPCMCommand: ParsableCommand {
         @Argument(help: "The WAV file.") var file: String
 
         func run() throws {
-            let wav = try HALWAVFile.read(file)
+            let wav = try PCMClip.read(file)
             let pcm = try stream.open(.playback, format: wav.format, rate: wav.rate, channels: wav.channels)
             do throws(PCMError) {
                 var offset = 0
@@ -102,7 +102,7 @@ struct HALPCMCommand: ParsableCommand {
                 }
             } catch { throw HALCommandError(error) }
             pcm.close()
-            try HALWAVFile(format: pcm.parameters.format, rate: pcm.parameters.rate, channels: pcm.parameters.channels,
+            try PCMClip(format: pcm.parameters.format, rate: pcm.parameters.rate, channels: pcm.parameters.channels,
                            samples: samples).write(to: file)
             emit("captured \(frames) frames, xruns \(pcm.xruns.count)")
         }
@@ -116,8 +116,8 @@ struct HALPCMCommand: ParsableCommand {
         @Option(help: "What was captured.") var capture: String
 
         func run() throws {
-            let played = try HALWAVFile.read(reference)
-            let got = try HALWAVFile.read(capture)
+            let played = try PCMClip.read(reference)
+            let got = try PCMClip.read(capture)
             guard played.format == .s16LE, got.format == .s16LE, played.channels == got.channels else {
                 throw HALCommandError("compare needs two S16_LE files with the same channels")
             }
