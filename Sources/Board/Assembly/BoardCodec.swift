@@ -17,29 +17,13 @@ public struct BoardCodec {
                                  clock: any MonotonicClock) throws(BoardAssemblyError) -> BoardCodec {
         let address = try i2cAddress(config)
         let mclk = try masterClock(config)
-        switch config.chip {
-        case .wm8960:
-            let model = WM8960Model(bus: config.bus, address: address, mclk: mclk)
-            let codec = WM8960(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: model.bus, registerMap: WM8960Register.map,
-                              registers: codec.registers, model: model)
-        case .wm8731:
-            let model = WM8731Model(bus: config.bus, address: address, mclk: mclk)
-            let codec = WM8731(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: model.bus, registerMap: WM8731Register.map,
-                              registers: codec.registers, model: model)
-        case .pcm5122:
-            let model = PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config))
-            let codec = PCM512x(bus: model.bus, clock: clock, clockSource: model.clockSource,
-                                maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: codec.pagedBus, registerMap: PCM512xRegister.map,
-                              registers: codec.registers, model: model)
-        case .sgtl5000:
-            let model = SGTL5000Model(bus: config.bus, address: address, mclk: mclk)
-            let codec = SGTL5000(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: model.bus, registerMap: SGTL5000Register.map,
-                              registers: codec.registers, model: model)
+        let model: any SimulatedCodecModel = switch config.chip {
+        case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk)
+        case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk)
+        case .sgtl5000: SGTL5000Model(bus: config.bus, address: address, mclk: mclk)
+        case .pcm5122: PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config))
         }
+        return driver(config, on: model.bus, mclk: mclk, maximumVolumeDB: maximumVolumeDB, clock: clock, model: model)
     }
 
     /// The board's codec on /dev/i2c-N.
@@ -48,34 +32,41 @@ public struct BoardCodec {
         guard config.control == .appliance else { throw .kernelControlled(config.chip) }
         let address = try i2cAddress(config)
         let mclk = try masterClock(config)
-        func open(_ layout: RegisterLayout) throws(BoardAssemblyError) -> I2CRegisterBus {
-            do {
-                return try I2CRegisterBus(bus: config.bus, address: address, layout: layout)
-            } catch {
-                throw .bus(error)
-            }
+        let layout: RegisterLayout = switch config.chip {
+        case .wm8960, .wm8731: .reg7Value9
+        case .sgtl5000: .reg16Value16
+        case .pcm5122: .reg8Value8
+        }
+        let bus: I2CRegisterBus
+        do {
+            bus = try I2CRegisterBus(bus: config.bus, address: address, layout: layout)
+        } catch {
+            throw .bus(error)
+        }
+        return driver(config, on: bus, mclk: mclk, maximumVolumeDB: maximumVolumeDB, clock: clock, model: nil)
+    }
+
+    /// The chip's driver on `bus`, whichever bus that is.
+    private static func driver(_ config: CodecConfig, on bus: any RegisterBus, mclk: Int, maximumVolumeDB: Double,
+                               clock: any MonotonicClock, model: (any SimulatedCodecModel)?) -> BoardCodec {
+        func assembled(_ codec: any AudioCodec, _ registers: RegisterCache, _ map: RegisterMap,
+                       bus driverBus: any RegisterBus = bus) -> BoardCodec {
+            BoardCodec(chip: config.chip, codec: codec, bus: driverBus, registerMap: map, registers: registers, model: model)
         }
         switch config.chip {
         case .wm8960:
-            let bus = try open(.reg7Value9)
             let codec = WM8960(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: bus, registerMap: WM8960Register.map,
-                              registers: codec.registers, model: nil)
+            return assembled(codec, codec.registers, WM8960Register.map)
         case .wm8731:
-            let bus = try open(.reg7Value9)
             let codec = WM8731(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: bus, registerMap: WM8731Register.map,
-                              registers: codec.registers, model: nil)
-        case .pcm5122:
-            let codec = PCM512x(bus: try open(.reg8Value8), clock: clock, clockSource: pcm512xClock(config),
-                                maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: codec.pagedBus, registerMap: PCM512xRegister.map,
-                              registers: codec.registers, model: nil)
+            return assembled(codec, codec.registers, WM8731Register.map)
         case .sgtl5000:
-            let bus = try open(.reg16Value16)
             let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return BoardCodec(chip: config.chip, codec: codec, bus: bus, registerMap: SGTL5000Register.map,
-                              registers: codec.registers, model: nil)
+            return assembled(codec, codec.registers, SGTL5000Register.map)
+        case .pcm5122:
+            // The driver talks through its page-select wrapper, which the dump must read through too.
+            let codec = PCM512x(bus: bus, clock: clock, clockSource: pcm512xClock(config), maximumVolumeDB: maximumVolumeDB)
+            return assembled(codec, codec.registers, PCM512xRegister.map, bus: codec.pagedBus)
         }
     }
 
