@@ -40,8 +40,8 @@ public final class DebouncedInputs: @unchecked Sendable {
         self.clock = clock
         delivery = SerialDelivery(onChange)
         timer = DeadlineThread(condition: condition, clock: clock, nextWake: { [weak self] in
-            guard let self else { return .some(nil) }
-            return timerWake().map { .some($0) }
+            guard let self else { return .finish }
+            return timerWake().map { .at($0) } ?? .idle
         }, work: { [weak self] in self?.settle() })
     }
 

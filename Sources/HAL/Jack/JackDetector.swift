@@ -74,8 +74,8 @@ public final class JackDetector: @unchecked Sendable {
             if !polled.isEmpty { nextPoll = now + sensing.pollInterval }
         }
         timer = DeadlineThread(condition: condition, clock: clock, nextWake: { [weak self] in
-            guard let self else { return .some(nil) }
-            return [machine.deadline, nextPoll].compactMap { $0 }.min().map { .some($0) }
+            guard let self else { return .finish }
+            return [machine.deadline, nextPoll].compactMap { $0 }.min().map { .at($0) } ?? .idle
         }, work: { [weak self] in try? self?.tick() })
     }
 

@@ -4,17 +4,26 @@
 /// The owner keeps its state under `condition`; `nextWake` runs under that lock and `work` without it. Both
 /// reach the owner weakly: once the owner is gone the thread ends at its next wake-up.
 final class DeadlineThread: @unchecked Sendable {
+    /// What the owner wants next.
+    enum Wake {
+        /// Nothing pending: wait for a broadcast.
+        case idle
+        /// Run the work at this time.
+        case at(Timestamp)
+        /// The owner is gone: end the thread.
+        case finish
+    }
+
     private let condition: Condition
     private let clock: any MonotonicClock
-    private let nextWake: @Sendable () -> Timestamp??
+    private let nextWake: @Sendable () -> Wake
     private let work: @Sendable () -> Void
     // Guarded by `condition`:
     private var running = false
     private var stopping = false
 
-    /// `nextWake` answers, under the lock, when to run `work` next: nil to wait for a broadcast, `.some(nil)`
-    /// when the owner is gone (the thread ends).
-    init(condition: Condition, clock: any MonotonicClock, nextWake: @escaping @Sendable () -> Timestamp??,
+    /// `nextWake` answers, under the lock, when to run `work` next.
+    init(condition: Condition, clock: any MonotonicClock, nextWake: @escaping @Sendable () -> Wake,
          work: @escaping @Sendable () -> Void) {
         self.condition = condition
         self.clock = clock
@@ -47,9 +56,11 @@ final class DeadlineThread: @unchecked Sendable {
             var ownerGone = false
             condition.wait {
                 if stopping { return true }
-                guard let next = nextWake() else { return false }
-                guard let next else { ownerGone = true; return true }
-                wake = next
+                switch nextWake() {
+                case .idle: return false
+                case .at(let time): wake = time
+                case .finish: ownerGone = true
+                }
                 return true
             }
             let stop: Bool = condition.locked {
