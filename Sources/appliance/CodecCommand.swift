@@ -181,6 +181,11 @@ final class StepRecorder: @unchecked Sendable {
         steps.append((recipe.name, step, bus.trace.count))
     }
 
+    /// `text`, then the reason in a column of its own.
+    private func annotated(_ text: String, _ reason: String) -> String {
+        text.rightPadded(to: 39) + " ; " + reason
+    }
+
     /// Recipe by recipe: each step's reason, then its transfers as register writes and i2ctransfer lines.
     func report() -> String {
         let events = bus.trace, wire = bus.wireTrace
@@ -196,8 +201,8 @@ final class StepRecorder: @unchecked Sendable {
             let end = index + 1 < steps.count ? steps[index + 1].firstTransfer : events.count
             guard let step = entry.step else {
                 for transfer in entry.firstTransfer..<end {
-                    lines.append(("  " + events[transfer].description(in: bus.layout)).padded(to: 40)
-                                 + "; by the driver outside its recipes (identification, status)")
+                    lines.append(annotated("  " + events[transfer].description(in: bus.layout),
+                                           "by the driver outside its recipes (identification, status)"))
                     lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
                     writes += 1
                 }
@@ -206,15 +211,15 @@ final class StepRecorder: @unchecked Sendable {
             }
             switch step {
             case .delay(let duration, let reason):
-                lines.append("  wait \(milliseconds(duration))".padded(to: 40) + "; \(reason)")
+                lines.append(annotated("  wait \(milliseconds(duration))", reason))
                 waited += duration
             case .write, .update:
                 if entry.firstTransfer == end {
-                    lines.append("  (no write: the register already holds it)".padded(to: 40) + "; \(step.reason)")
+                    lines.append(annotated("  (no write: the register already holds it)", step.reason))
                 }
                 for transfer in entry.firstTransfer..<end {
                     let text = "  " + events[transfer].description(in: bus.layout)
-                    lines.append(text.padded(to: 40) + "; \(step.reason)")
+                    lines.append(annotated(text, step.reason))
                     lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
                     writes += 1
                 }
@@ -315,12 +320,5 @@ struct CodecSession {
         case .volume: "\(output) \(startVolume) dB -> \(codec.codec.volume(of: output).levelDB) dB"
         case .standby, .wake, .powerDown: "from \(format), \(output) at \(startVolume) dB"
         }
-    }
-}
-
-extension String {
-    /// Left-aligned in `width` columns, at least one space after.
-    func padded(to width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
 }
