@@ -11,6 +11,15 @@ struct BoardCommand: ParsableCommand {
 }
 
 extension BoardCommand {
+    /// The board a name or file names, searched from `boards` first; one-line errors.
+    static func load(_ nameOrPath: String, boards: String?) throws -> BoardConfig {
+        do throws(BoardCatalogError) {
+            return try BoardCatalog.standard(explicit: boards).board(nameOrPath: nameOrPath)
+        } catch {
+            throw BoardCommandError(error, argument: nameOrPath)
+        }
+    }
+
     /// `appliance board list [--boards DIR]`
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -52,14 +61,7 @@ extension BoardCommand {
         var boards: String?
 
         func run() throws {
-            let catalog = BoardCatalog.standard(explicit: boards)
-            let config: BoardConfig
-            do throws(BoardCatalogError) {
-                config = try catalog.board(nameOrPath: board)
-            } catch {
-                throw BoardCommandError(error, argument: board)
-            }
-            print(config.readableDescription)
+            print(try BoardCommand.load(board, boards: boards).readableDescription)
         }
     }
 

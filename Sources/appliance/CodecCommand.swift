@@ -20,13 +20,8 @@ struct CodecCommand: ParsableCommand {
         var boards: String?
 
         func load() throws -> BoardConfig {
-            let catalog = BoardCatalog.standard(explicit: boards)
-            guard let board else { return catalog.detect() ?? SimulatedBoard.config }
-            do throws(BoardCatalogError) {
-                return try catalog.board(nameOrPath: board)
-            } catch {
-                throw BoardCommandError(error, argument: board)
-            }
+            guard let board else { return BoardCatalog.standard(explicit: boards).detect() ?? SimulatedBoard.config }
+            return try BoardCommand.load(board, boards: boards)
         }
     }
 
