@@ -96,10 +96,10 @@ public final class SGTL5000: RecipeDrivenCodec {
     }
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let recipe = try configureRecipe(format)
-        try recipe.run(on: registers, clock: clock)
+        let plan = try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
+        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
         self.format = format
-        clockPlan = try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
+        clockPlan = plan
         // The PEQ's coefficients belong to a sample rate: plan the preset again for the new one.
         if let eqPreset { try apply(preset: eqPreset) }
     }
@@ -225,7 +225,11 @@ public final class SGTL5000: RecipeDrivenCodec {
 
     /// Clocks, word length and framing; wrapped in a DAC mute when the outputs are live.
     public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        let plan = try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
+        try configureRecipe(format, plan: try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role))
+    }
+
+    /// The recipe for `format` with its clock plan already made.
+    private func configureRecipe(_ format: CodecStreamFormat, plan: SGTL5000ClockPlan) throws(CodecError) -> CodecRecipe {
         let lengths: [Int: RegisterValue] = [32: 0, 24: 1, 20: 2, 16: 3]
         let allowed = format.format == .rightJustified ? [20, 24] : [16, 20, 24, 32]
         guard allowed.contains(format.wordLength), let lengthCode = lengths[format.wordLength] else {

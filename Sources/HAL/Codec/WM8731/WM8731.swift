@@ -59,7 +59,7 @@ public final class WM8731: RecipeDrivenCodec {
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
         let plan = try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
-        try configureRecipe(format).run(on: registers, clock: clock)
+        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
         self.format = format
         clockPlan = plan
     }
@@ -133,7 +133,11 @@ public final class WM8731: RecipeDrivenCodec {
     /// Word length, framing and the sampling-control row. The datasheet allows R7/R8 changes only while
     /// the interface is inactive, so a live codec is soft-muted and deactivated around them.
     public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        let plan = try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
+        try configureRecipe(format, plan: try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate))
+    }
+
+    /// The recipe for `format` with its clock plan already made.
+    private func configureRecipe(_ format: CodecStreamFormat, plan: WM8731ClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: [16, 20, 24, 32])

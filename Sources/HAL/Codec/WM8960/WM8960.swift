@@ -58,10 +58,10 @@ public final class WM8960: RecipeDrivenCodec {
     }
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let recipe = try configureRecipe(format)
-        try recipe.run(on: registers, clock: clock)
+        let plan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
+        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
         self.format = format
-        clockPlan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
+        clockPlan = plan
     }
 
     public func powerUp() throws(CodecError) { try changePower(.powerUp) }
@@ -135,7 +135,11 @@ public final class WM8960: RecipeDrivenCodec {
 
     /// Clocks, word length and framing; wrapped in a DAC soft mute when the outputs are live.
     public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        let plan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
+        try configureRecipe(format, plan: try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate))
+    }
+
+    /// The recipe for `format` with its clock plan already made.
+    private func configureRecipe(_ format: CodecStreamFormat, plan: WM8960ClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: [16, 20, 24, 32])
