@@ -173,7 +173,7 @@ final class StepRecorder: @unchecked Sendable {
     init(bus: SimulatedRegisterBus) { self.bus = bus }
 
     func record(_ recipe: CodecRecipe, _ step: CodecStep?) {
-        steps.append((recipe.name, step, bus.trace.count))
+        steps.append((recipe.name, step, bus.traceCount))
     }
 
     /// `text`, then the reason in a column of its own.

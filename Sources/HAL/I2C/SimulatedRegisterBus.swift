@@ -72,6 +72,9 @@ public final class SimulatedRegisterBus: RegisterBus, I2CTransport, @unchecked S
     /// separate events.
     public var trace: [RegisterBusEvent] { condition.locked { events } }
 
+    /// How many transfers the trace holds (without copying it).
+    public var traceCount: Int { condition.locked { events.count } }
+
     /// The same transfers as bytes on the wire.
     public var wireTrace: [I2CWireTransfer] { condition.locked { wire } }
 
