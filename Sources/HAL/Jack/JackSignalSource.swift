@@ -50,8 +50,4 @@ public struct JackSensing: Hashable, Sendable {
         self.microphoneSettle = microphoneSettle
         self.pollInterval = pollInterval
     }
-
-    var usesCodecStatus: Bool {
-        [plug, microphone].contains { if case .codecStatus = $0 { true } else { false } }
-    }
 }
