@@ -243,7 +243,7 @@ public final class SGTL5000: RecipeDrivenCodec {
                 .update(R.clockTopControl, mask: B.inputFrequencyDiv2, value: pll.halvedInput ? B.inputFrequencyDiv2 : 0,
                         reason: pll.halvedInput ? "PLL input MCLK / 2 (MCLK above 17 MHz)" : "PLL input MCLK undivided"),
                 .update(R.pllControl, mask: 0xFFFF, value: divisors,
-                        reason: "PLL \(pll.integer) + \(pll.fraction)/2048: \(CodecError.megahertz(pll.output))"),
+                        reason: "PLL \(pll.integer) + \(pll.fraction)/2048: \(CodecError.megahertz(pll.output))\(pll.errorText)"),
                 .update(R.analogPower, mask: pllBits, value: pllBits,
                         reason: "PLL and VCO amplifier on, before CLK_CTRL selects the PLL (datasheet order)"),
                 .update(R.clockControl, mask: B.rateMode | B.sysFS | B.mclkFrequency, value: plan.clockControlValue,
