@@ -95,8 +95,23 @@ struct BoardFileTests {
             ":6: codec.mclk: the wm8960 cannot run from BCLK (give its MCLK crystal in Hz)",
         ],
         "codec-jack-status": [
-            ":10: jack.source: the wm8731 has no readable jack status (use source: gpio with the jack's switch line)",
-            ":11: jack.line: only used with source: gpio",
+            ":11: jack.source: the wm8731 has no readable jack status (use source: gpio with the jack's switch line)",
+            ":12: jack.line: only used with source: gpio",
+        ],
+        // A bare crystal needs the codec's own oscillator: only the WM8731 has one (XTI/XTO, R6 OSCPD), and it
+        // must say which clock it has, because its driver powers the oscillator only for a crystal.
+        "crystal-clock": [":7: codec.clock: the SGTL5000 has no crystal oscillator (an oscillator drives its MCLK pin: clock: mclk)"],
+        "wm8731-clock-unsaid": [
+            ":6: codec.clock: the WM8731 runs from a crystal on XTI/XTO or from a clock on MCLK: say which (clock: crystal or clock: mclk)",
+        ],
+        "clock-kind-typo": [":7: codec.clock: unknown value 'cristal' (did you mean 'crystal'?)"],
+        "i2s-frame": [":10: i2s.slot-width: 64 is not a slot width (16...32)"],
+        // USB mode drives BCLK at 12 MHz (audioinjector-pi-soundcard.c: bclk_ratio 250 at 48 kHz), not in slots.
+        "usb-mode-in-slots": [
+            ":7: i2s: a WM8731 providing the clocks from 12 MHz (USB mode) drives BCLK at 12 MHz, not in slots (write i2s: bit-clock: 12000000)",
+        ],
+        "fixed-bit-clock-wm8960": [
+            ":10: i2s.bit-clock: only a WM8731 providing the clocks in USB mode (12 MHz) makes a fixed bit clock, equal to its MCLK (remove bit-clock; give slots and slot-width)",
         ],
         "dac-with-capture": [
             ":9: pcm.capture: the pcm5122 has no inputs (remove capture: it is a DAC only)",
@@ -113,8 +128,8 @@ struct BoardFileTests {
             ":15: amplifier.line: GPIO17 is already used by buttons[0].line (line 11)",
         ],
         "i2s-line": [
-            ":11: buttons[0].line: GPIO18 is the I2S BCLK pin (pick a free line)",
-            ":13: buttons[1].line: GPIO40 is not on the Raspberry Pi header (0...27, or name the chip under gpio.chip)",
+            ":12: buttons[0].line: GPIO18 is the I2S BCLK pin (pick a free line)",
+            ":14: buttons[1].line: GPIO40 is not on the Raspberry Pi header (0...27, or name the chip under gpio.chip)",
         ],
         "led-kind-mismatch": [
             ":12: leds[0].line: only used with kind: gpio",

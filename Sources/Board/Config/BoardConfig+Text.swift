@@ -13,6 +13,7 @@ extension BoardConfig {
         add("  control", codec.control == .appliance ? "appliance (driver over I2C)" : "kernel (ALSA mixer controls)")
         add("  outputs", codec.chip.outputs.map(\.rawValue).joined(separator: ", "))
         add("  inputs", codec.chip.inputs.isEmpty ? "none" : codec.chip.inputs.map(\.rawValue).joined(separator: ", "))
+        add("i2s frame", "\(i2s)")
         add("pcm playback", pcm.playback)
         add("pcm capture", pcm.capture ?? "none")
         add("gpio chip", "\(gpioChip)")

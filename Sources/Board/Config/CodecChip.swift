@@ -54,4 +54,8 @@ public enum CodecChip: String, Hashable, Sendable, CaseIterable, CustomStringCon
 
     /// Whether the chip can run without an MCLK pin, from the I2S bit clock (the PCM5122's PLL can).
     public var canClockFromBCLK: Bool { self == .pcm5122 }
+
+    /// Whether the chip has its own crystal oscillator (XTI/XTO), so a bare crystal can clock it: only the
+    /// WM8731 (datasheet R6 OSCPD powers it). The others need an oscillator module driving their MCLK pin.
+    public var hasCrystalOscillator: Bool { self == .wm8731 }
 }

@@ -2,15 +2,27 @@ import HAL
 
 /// Where the codec's system clock comes from.
 public enum CodecClockSource: Hashable, Sendable, CustomStringConvertible {
-    /// A crystal or oscillator on the MCLK pin, in Hz (WM8960 HATs: 12.288 MHz; Audio Injector: 12 MHz).
+    /// An oscillator driving the MCLK pin, in Hz (WM8960 HATs and the Fe-Pi: 12.288 MHz).
     case mclk(Int)
+    /// A bare crystal across the codec's own oscillator pins (XTI/XTO), in Hz (Audio Injector: 12 MHz): the
+    /// codec's oscillator must stay powered for it to run.
+    case crystal(Int)
     /// No MCLK: the codec's PLL runs from the I2S bit clock (IQaudio DAC+ with its PCM5122).
     case bclk
 
     public var description: String {
         switch self {
         case .mclk(let hertz): "MCLK \(formatHertz(hertz))"
+        case .crystal(let hertz): "\(formatHertz(hertz)) crystal"
         case .bclk: "from BCLK (no MCLK)"
+        }
+    }
+
+    /// The master clock in Hz (nil when it comes from BCLK).
+    public var hertz: Int? {
+        switch self {
+        case .mclk(let hertz), .crystal(let hertz): hertz
+        case .bclk: nil
         }
     }
 

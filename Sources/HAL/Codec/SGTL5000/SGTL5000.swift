@@ -262,8 +262,17 @@ public final class SGTL5000: RecipeDrivenCodec {
         case .leftJustified: B.lrAlign
         case .rightJustified: 1 << 2
         }
-        // 16-bit words come in 32 BCLKs a frame (as Linux sets it), longer ones in 64.
-        let sclk: RegisterValue = format.wordLength == 16 ? B.sclk32fs : 0
+        // SCLKFREQ (datasheet CHIP_I2S_CTRL): the BCLK rate the codec makes as provider, or must be told as
+        // consumer: 64 or 32 Fs. The board's I2S frame decides it, not the word length (the Pi's overlay pins
+        // two 32-bit slots, so a 16-bit stream still runs 64 bit clocks a frame).
+        if let problem = format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: problem)
+        }
+        let bits = format.frame.bitsPerFrame(rate: format.sampleRate)
+        guard bits == 64 || bits == 32 else {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: "its I2S port runs 64 or 32 bit clocks a frame")
+        }
+        let sclk: RegisterValue = bits == 32 ? B.sclk32fs : 0
         let provider: RegisterValue = format.role == .provider ? B.clockProvider : 0
         steps.append(.update(R.i2sControl, mask: 0x01FF, value: sclk | provider | lengthCode << 4 | mode,
                              reason: "\(format.wordLength)-bit \(format.format.rawValue), \(sclk != 0 ? 32 : 64) Fs BCLK, "

@@ -191,8 +191,16 @@ public final class WM8960: RecipeDrivenCodec {
                              value: (provider ? WM8960Bits.clockProvider : 0) | wordCode << 2 | formatCode,
                              reason: "\(format.wordLength)-bit \(format.format.rawValue), codec \(format.role.rawValue) of BCLK/LRCLK"))
         if provider {
-            steps.append(.update(WM8960Register.clocking2, mask: WM8960Bits.bclkDivider, value: plan.bclkDividerCode,
-                                 reason: "BCLK = 64 fs"))
+            // The codec makes BCLK, so it must make the frame the Pi's I2S expects (the board's i2s:).
+            guard format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) == nil,
+                  let bits = format.frame.bitsPerFrame(rate: format.sampleRate),
+                  let code = plan.bclkDividerCode(bitsPerFrame: bits) else {
+                throw .frameMismatch(codec: name, frame: format.frame, reason: format.frame.problem(
+                    rate: format.sampleRate, wordLength: format.wordLength) ?? "no BCLKDIV makes that frame from "
+                    + "SYSCLK \(CodecError.megahertz(plan.sysclk)) at \(format.sampleRate) Hz")
+            }
+            steps.append(.update(WM8960Register.clocking2, mask: WM8960Bits.bclkDivider, value: code,
+                                 reason: "BCLK = \(bits) fs: SYSCLK / BCLKDIV"))
         }
         if powerState == .on {
             steps.append(.update(WM8960Register.dacControl1, mask: WM8960Bits.dacMute, value: 0,
