@@ -104,6 +104,13 @@ struct BoardFileTests {
         "wm8731-clock-unsaid": [
             ":6: codec.clock: the WM8731 runs from a crystal on XTI/XTO or from a clock on MCLK: say which (clock: crystal or clock: mclk)",
         ],
+        // sound/soc/codecs/sgtl5000.c and its binding: micbias-voltage-m-volts 1250...3000 in 250 mV steps,
+        // micbias-resistor-k-ohms 0, 2, 4 or 8 (0 is "off", which the input's bias switch says instead).
+        "mic-bias": [
+            ":7: codec.mic-bias-mv: 3100 is out of range (1250...3000)",
+            ":8: codec.mic-bias-kohm: 3 kOhm is not a bias resistor the chip has (2, 4 or 8)",
+        ],
+        "mic-bias-fixed": [":7: codec.mic-bias-mv: the WM8960's mic bias is not programmable (remove it)"],
         "clock-kind-typo": [":7: codec.clock: unknown value 'cristal' (did you mean 'crystal'?)"],
         "i2s-frame": [":10: i2s.slot-width: 64 is not a slot width (16...32)"],
         // USB mode drives BCLK at 12 MHz (audioinjector-pi-soundcard.c: bclk_ratio 250 at 48 kHz), not in slots.

@@ -65,7 +65,8 @@ public struct BoardCodec {
             let codec = WM8731(bus: bus, clock: clock, mclk: mclk, crystal: isCrystal(config), maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, WM8731Register.map)
         case .sgtl5000:
-            let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
+            let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, micBias: config.micBias ?? .kernelDefault,
+                                 maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, SGTL5000Register.map)
         case .pcm5122:
             // The driver talks through its page-select wrapper, which the dump must read through too.

@@ -81,7 +81,8 @@ struct BoardFileDecoder {
     }
 
     func decodeCodec(_ node: YAMLNode) -> CodecConfig? {
-        guard let node = reader.mapping(node, "codec", known: ["chip", "bus", "address", "mclk", "clock", "role", "control"])
+        guard let node = reader.mapping(node, "codec", known: ["chip", "bus", "address", "mclk", "clock", "role", "control",
+                                                               "mic-bias-mv", "mic-bias-kohm"])
         else { return nil }
         let chip = reader.choice(node, "chip", "codec", required: true, options: BoardFieldReader.options(CodecChip.self))
         let bus = reader.integer(node, "bus", "codec", required: false, range: 0...255, what: "an I2C bus number") ?? 1
@@ -94,8 +95,45 @@ struct BoardFileDecoder {
         let role = reader.choice(node, "role", "codec", required: false, options: Self.role) ?? .consumer
         let control = reader.choice(node, "control", "codec", required: false,
                                     options: BoardFieldReader.options(CodecControl.self)) ?? .appliance
+        let micBias = decodeMicBias(node, chip: chip)
         guard let chip, let address, let clock else { return nil }
-        return CodecConfig(chip: chip, bus: bus, address: address, clock: clock, role: role, control: control)
+        return CodecConfig(chip: chip, bus: bus, address: address, clock: clock, role: role, control: control,
+                           micBias: micBias)
+    }
+
+    /// `mic-bias-mv` and `mic-bias-kohm`, as the kernel's sgtl5000 device-tree properties
+    /// `micbias-voltage-m-volts` (1250...3000 in 250 mV steps) and `micbias-resistor-k-ohms` (2, 4, 8); either
+    /// alone keeps the kernel's default for the other (1250 mV, 4 kOhm).
+    func decodeMicBias(_ node: YAMLNode, chip: CodecChip?) -> SGTL5000MicBias? {
+        let voltageNode = node["mic-bias-mv"], resistorNode = node["mic-bias-kohm"]
+        guard voltageNode != nil || resistorNode != nil else { return nil }
+        if let chip, !chip.hasAdjustableMicBias {
+            let key = voltageNode != nil ? "mic-bias-mv" : "mic-bias-kohm"
+            reader.report((voltageNode ?? resistorNode)?.line ?? node.line, "codec.\(key)",
+                          "the \(chip.displayName)'s mic bias is not programmable", hint: "remove it")
+            return nil
+        }
+        let voltages = SGTL5000MicBias.voltages, resistors = SGTL5000MicBias.resistors
+        var millivolts: Int? = SGTL5000MicBias.kernelDefault.millivolts
+        var kilohms: Int? = SGTL5000MicBias.kernelDefault.kilohms
+        if let voltageNode {
+            millivolts = reader.integer(voltageNode, "codec.mic-bias-mv", range: voltages[0]...voltages[voltages.count - 1])
+            if let value = millivolts, !voltages.contains(value) {
+                reader.report(voltageNode.line, "codec.mic-bias-mv", "\(value) mV is not a bias the chip makes",
+                              hint: "1250...3000 in steps of 250")
+                millivolts = nil
+            }
+        }
+        if let resistorNode {
+            kilohms = reader.integer(resistorNode, "codec.mic-bias-kohm", range: 1...8)
+            if let value = kilohms, !resistors.contains(value) {
+                reader.report(resistorNode.line, "codec.mic-bias-kohm", "\(value) kOhm is not a bias resistor the chip has",
+                              hint: "2, 4 or 8")
+                kilohms = nil
+            }
+        }
+        guard let millivolts, let kilohms else { return nil }
+        return SGTL5000MicBias(millivolts: millivolts, kilohms: kilohms)
     }
 
     func decodeClock(_ node: YAMLNode) -> CodecClockSource? {

@@ -51,9 +51,12 @@ public struct CodecConfig: Hashable, Sendable {
     /// Who drives BCLK/LRCLK: `.provider` when the codec does.
     public var role: CodecClockRole
     public var control: CodecControl
+    /// The microphone bias the board wires (`mic-bias-mv`, `mic-bias-kohm`; SGTL5000 only), nil for the chip's default.
+    public var micBias: SGTL5000MicBias?
 
     public init(chip: CodecChip, bus: Int = 1, address: Int, clock: CodecClockSource,
-                role: CodecClockRole = .consumer, control: CodecControl = .appliance) {
+                role: CodecClockRole = .consumer, control: CodecControl = .appliance, micBias: SGTL5000MicBias? = nil) {
+        self.micBias = micBias
         self.chip = chip
         self.bus = bus
         self.address = address

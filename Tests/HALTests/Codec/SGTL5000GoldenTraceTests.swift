@@ -293,9 +293,9 @@ struct SGTL5000GoldenTraceTests {
         let gain = try rig.codec.select(input: .microphone, micBias: true, pgaGainDB: 31)
         #expect(gain == 31.5, "preamp +30 dB, ADC +1.5 dB")
         let input = rig.model.state
-        #expect(input.adcPowered && input.inputSource == .microphone && input.inputGainDB == 31.5 && input.micBias)
+        #expect(input.adcPowered && input.inputSource == .microphone && input.inputGainDB == 31.5 && input.micBias == .kernelDefault)
         #expect(try rig.codec.select(input: .line, micBias: false, pgaGainDB: -4) == -4.5)
-        #expect(rig.model.state.inputSource == .line && rig.model.state.inputGainDB == -4.5 && !rig.model.state.micBias)
+        #expect(rig.model.state.inputSource == .line && rig.model.state.inputGainDB == -4.5 && rig.model.state.micBias == nil)
     }
 
     @Test func everyRecipeStepHasAReason() throws {

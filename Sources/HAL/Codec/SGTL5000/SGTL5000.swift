@@ -19,6 +19,8 @@ public final class SGTL5000: RecipeDrivenCodec {
     /// The master clock on the board (SYS_MCLK pin), in Hz (the Fe-Pi's crystal: 12.288 MHz).
     public let mclk: Int
     public let supplies: SGTL5000Supplies
+    /// The microphone bias the board wires (Fe-Pi: 3.0 V through 2 kΩ), applied when an input asks for bias.
+    public let micBias: SGTL5000MicBias
     /// The board's volume ceiling in dB (hearing and amplifier safety), at most +12.
     public let maximumVolumeDB: Double
     public let volumeSplit: SGTL5000VolumeSplit
@@ -48,11 +50,12 @@ public final class SGTL5000: RecipeDrivenCodec {
     static let headphonePower = B.headphonePowerUp | B.caplessHeadphonePowerUp
 
     public init(bus: any RegisterBus, clock: any MonotonicClock, mclk: Int, supplies: SGTL5000Supplies = .fePi,
-                maximumVolumeDB: Double = 12) {
+                micBias: SGTL5000MicBias = .kernelDefault, maximumVolumeDB: Double = 12) {
         registers = RegisterCache(bus: bus, map: SGTL5000Register.map)
         self.clock = clock
         self.mclk = mclk
         self.supplies = supplies
+        self.micBias = micBias
         volumeSplit = SGTL5000VolumeSplit(lineOutNominalCode: supplies.lineOutNominalCode)
         self.maximumVolumeDB = Swift.min(maximumVolumeDB, SGTL5000VolumeSplit.headphoneStage.maximumDB)
         for output in [CodecOutput.headphones, .line] {
@@ -126,7 +129,7 @@ public final class SGTL5000: RecipeDrivenCodec {
 
     /// Microphone and headset microphone both use MIC_IN (the chip has one; the Fe-Pi wires it to its
     /// headset jack's ring), with the preamp and ADC volume; line uses LINEIN and the ADC volume only.
-    /// Mic bias is 1.25 V through 4 kΩ when on.
+    /// Mic bias, when on, is the board's `micBias` (the kernel's default 1.25 V through 4 kΩ unless set).
     @discardableResult
     public func select(input: CodecInput, micBias: Bool, pgaGainDB: Double) throws(CodecError) -> Double {
         guard !pgaGainDB.isNaN else { throw .invalidGain(pgaGainDB) }
@@ -521,8 +524,8 @@ public final class SGTL5000: RecipeDrivenCodec {
             .update(R.analogControl, mask: B.adcFromLineIn, value: input.lineIn ? B.adcFromLineIn : 0,
                     reason: input.lineIn ? "ADC from LINEIN" : "ADC from MIC_IN"),
             .update(R.micControl, mask: B.micBiasResistor | B.micBiasVoltage | B.micGain,
-                    value: (input.micBias ? 2 << 8 : 0) | (input.lineIn ? 0 : gain.micGainCode),
-                    reason: "mic bias \(input.micBias ? "on (1.25 V, 4 kΩ)" : "off"), preamp "
+                    value: (input.micBias ? micBias.micControlBits : 0) | (input.lineIn ? 0 : gain.micGainCode),
+                    reason: "mic bias \(input.micBias ? "on, \(micBias)" : "off"), preamp "
                         + "\(input.lineIn ? 0 : gain.micDB) dB"),
             .update(R.adcAnalogVolume, mask: 0x01FF, value: adcWord, reason: "ADC volume \(gain.adcDB) dB, both channels"),
             .update(R.analogPower, mask: B.adcAnalogPowerUp, value: B.adcAnalogPowerUp, reason: "ADC on"),

@@ -104,7 +104,9 @@ public final class SGTL5000Model: Sendable {
             adcPowered: adcPowered,
             inputSource: fromLine ? .line : .microphone,
             inputGainDB: control & SGTL5000Bits.adcMute != 0 ? nil : (fromLine ? input.adcDB : input.totalDB),
-            micBias: mic & SGTL5000Bits.micBiasResistor != 0 && biased,
+            micBias: mic & SGTL5000Bits.micBiasResistor != 0 && biased
+                ? SGTL5000MicBias(millivolts: 1_250 + 250 * Int((mic & SGTL5000Bits.micBiasVoltage) >> 4),
+                                  kilohms: [0, 2, 4, 8][Int((mic & SGTL5000Bits.micBiasResistor) >> 8)]) : nil,
             eq: eq,
             mainChannelDB: SGTL5000Equalizer.mainChannelDB(code: value(SGTL5000Register.dapMainChannel)),
             shortDetectEnabled: value(SGTL5000Register.shortControl) & 0x000F != 0)
@@ -236,7 +238,8 @@ public struct SGTL5000State: Hashable, Sendable {
     public var inputSource: CodecInput
     /// Preamp plus ADC volume on the left channel (ADC volume only for line in), nil when muted.
     public var inputGainDB: Double?
-    public var micBias: Bool
+    /// The bias CHIP_MIC_CTRL makes, nil when off (BIAS_RESISTOR 0) or the references are down.
+    public var micBias: SGTL5000MicBias?
     public var eq: EQ
     public var mainChannelDB: Double
     public var shortDetectEnabled: Bool
@@ -293,7 +296,7 @@ extension SGTL5000State: CustomStringConvertible {
             dacPowered ? "DAC: powered at \(gain(dacGain.dB))\(dacMuted ? ", muted" : "")" : "DAC: off",
             headphones,
             lineOut,
-            adcPowered ? "input: \(inputSource), \(gain(inputGainDB)), mic bias \(micBias ? "on" : "off")" : "input: off",
+            adcPowered ? "input: \(inputSource), \(gain(inputGainDB)), mic bias \(micBias.map { "\($0)" } ?? "off")" : "input: off",
             eqText,
         ].joined(separator: "\n")
     }
