@@ -19,7 +19,7 @@ public struct BoardCodec {
         let address = try i2cAddress(config)
         let mclk = try masterClock(config)
         let model: any SimulatedCodecModel = switch config.chip {
-        case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk, frame: frame)
+        case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk, frame: frame, clock: clock)
         case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk, crystal: isCrystal(config), frame: frame)
         case .sgtl5000: SGTL5000Model(bus: config.bus, address: address, mclk: mclk, frame: frame)
         case .pcm5122: PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config, frame: frame),

@@ -2,9 +2,10 @@
 /// The board's one source of truth for BCLK: every codec's bit clock, PLL input and dividers derive from it.
 ///
 /// bcm2835-i2s (sound/soc/bcm/bcm2835-i2s.c `bcm2835_i2s_hw_params`) makes the frame from the sample width
-/// unless a slot width is set: an S16_LE stream would run 32 bit clocks a frame, an S24_LE one 64 (two
-/// 32-bit containers). The device-tree overlay pins the slot width, so the frame is the same for every
-/// format: two 32-bit slots (64 fs) unless the board says otherwise. A codec that makes a fixed bit clock
+/// unless TDM slots are set (slots 2, slot_width = params_width): an S16_LE stream would run 32 bit clocks a
+/// frame, an S24_LE one 48, an S32_LE one 64, and it refuses data wider than its slot. The device-tree overlay
+/// pins the slot width, so the frame is the same for every format: two 32-bit slots (64 fs) unless the board
+/// says otherwise. A codec that makes a fixed bit clock
 /// instead (the WM8731 in USB mode drives BCLK at its 12 MHz MCLK) gets a frame of BCLK / rate bits, the
 /// `snd_soc_dai_set_bclk_ratio` its machine driver sets (sound/soc/bcm/audioinjector-pi-soundcard.c).
 public enum I2SFrame: Hashable, Sendable, CustomStringConvertible {
@@ -16,8 +17,8 @@ public enum I2SFrame: Hashable, Sendable, CustomStringConvertible {
     /// Two 32-bit slots: 64 bit clocks a frame for 16- and 24-bit streams alike.
     public static let standard = I2SFrame.slots(count: 2, width: 32)
 
-    /// bcm2835-i2s holds the frame length in a 10-bit field (CS_A FLEN/FSLEN, and the channel positions
-    /// CH1POS/CH2POS): at most 1024 bit clocks a frame. The Audio Injector's commit adding bclk_ratio (Matt Flax,
+    /// bcm2835-i2s holds the frame length in a 10-bit field (MODE_A FLEN, frame length - 1, bits 19:10; the
+    /// channel positions CHPOS are 10 bits too): at most 1024 bit clocks a frame. The Audio Injector's commit adding bclk_ratio (Matt Flax,
     /// 2016, "Added support for headphones, microphone and bclk_ratio settings") names this limit for 8 kHz.
     public static let maximumBits = 1024
 

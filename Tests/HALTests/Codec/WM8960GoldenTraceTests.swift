@@ -13,7 +13,7 @@ struct WM8960GoldenTraceTests {
         let codec: WM8960
 
         init(mclk: Int, maximumVolumeDB: Double = 0) throws {
-            model = WM8960Model(address: try I2CAddress(0x1a), mclk: mclk)
+            model = WM8960Model(address: try I2CAddress(0x1a), mclk: mclk, clock: clock)
             codec = WM8960(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
             let identity = try codec.reset()
             #expect(identity.name == "WM8960" && identity.chipID == nil)
@@ -161,6 +161,26 @@ struct WM8960GoldenTraceTests {
         }
         #expect(waited == .milliseconds(250), "kernel wm8960_set_pll: msleep(250) between PLL_EN and CLKSEL")
         #expect(mute < pllOn && switchToPLL < unmute, "the DAC is muted across the clock switch")
+    }
+
+    /// The twin holds the driver to the lock time: the same rate change without the 250 ms wait leaves SYSCLK
+    /// on an unlocked PLL, which the twin counts as no clock; with the wait it makes 44.1 kHz.
+    @Test func theTwinRefusesASwitchToAnUnlockedPLL() throws {
+        let rig = try Rig(mclk: 12_288_000)
+        try rig.codec.configure(CodecStreamFormat(sampleRate: 48_000))
+        let recipe = try rig.codec.configureRecipe(CodecStreamFormat(sampleRate: 44_100))
+        let hurried = CodecRecipe("without the lock wait", recipe.steps.filter {
+            if case .delay = $0 { return false }
+            return true
+        })
+        try hurried.run(on: rig.codec.registers, clock: rig.clock)
+        #expect(rig.model.sysclkFromUnlockedPLL && rig.model.state.sampleRate == nil)
+        try CodecRecipe("back to MCLK", [.update(0x04, mask: 0x001, value: 0, reason: "CLKSEL MCLK")])
+            .run(on: rig.codec.registers, clock: rig.clock)
+        try recipe.run(on: rig.codec.registers, clock: rig.clock)
+        #expect(!rig.model.sysclkFromUnlockedPLL)
+        let rate = try #require(rig.model.state.sampleRate)
+        #expect(abs(rate - 44_100) / 44_100 < 1e-8)
     }
 
     @Test func volumeChangeWritesBothStagesWithUpdateBitsOnTheRight() throws {

@@ -58,8 +58,9 @@ public final class WM8731Model: Sendable {
                     ? .line(dB: WM8731VolumeSplit.lineInputDB(code: leftLine)) : nil))
     }
 
-    /// Why the chip has no usable clock: the crystal's oscillator powered down (R6 OSCPD, datasheet "Power
-    /// down modes": OSCPD stops the crystal oscillator), or, as provider in USB mode where BCLK is the 12 MHz
+    /// Why the chip has no usable clock: the crystal's oscillator powered down (datasheet R6 "Power Down
+    /// Control", OSCPD bit 5: 1 = oscillator powered down; the kernel's wm8731.c powers this "OSC" supply for
+    /// the DAC and ADC only with a crystal, `wm8731_check_osc`), or, as provider in USB mode where BCLK is the 12 MHz
     /// clock itself, a frame that is not the one the Pi expects. Nil when the clock runs and fits.
     public var clockProblem: String? {
         if crystal && value(WM8731Register.powerDown) & WM8731Bits.oscillatorDown != 0 {

@@ -10,13 +10,24 @@ public final class WM8960Model: Sendable {
     /// The frame the Pi's I2S expects (the board's `i2s:`), which a providing codec's BCLK must make.
     public let frame: I2SFrame
 
+    /// R15 soft reset and the PLL's lock time (see `WM8960ChipBehavior`).
+    private let chip: WM8960ChipBehavior
+
     /// A WM8960 on `bus` at `address` (0x1a, its only address on the HATs), clocked from `mclk` Hz, on an I2S
-    /// link framed as `frame`.
-    public init(bus: Int = 1, address: I2CAddress, mclk: Int, frame: I2SFrame = .standard) {
+    /// link framed as `frame`. With `clock` (the driver's), a switch of SYSCLK to the PLL before it had time to
+    /// lock counts as no clock.
+    public init(bus: Int = 1, address: I2CAddress, mclk: Int, frame: I2SFrame = .standard,
+                clock: (any MonotonicClock)? = nil) {
+        chip = WM8960ChipBehavior(clock: clock)
         self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8960Register.map,
-                                        behavior: SoftResetRegister(WM8960Register.reset))
+                                        behavior: chip)
         self.mclk = mclk
         self.frame = frame
+    }
+
+    /// SYSCLK switched to the PLL before its lock time passed (needs the clock given at init).
+    public var sysclkFromUnlockedPLL: Bool {
+        chip.pll.sysclkFromUnlockedPLL && value(WM8960Register.clocking1) & WM8960Bits.sysclkFromPLL != 0
     }
 
     private func value(_ register: RegisterAddress) -> RegisterValue { bus.registerValue(register) ?? 0 }
@@ -91,7 +102,7 @@ public final class WM8960Model: Sendable {
     }
 
     /// The DAC sample rate the clock registers make from `mclk`, in Hz (nil when SYSCLK runs from a PLL
-    /// that is off, or the divider codes are reserved).
+    /// that is off or was switched to before it locked, or the divider codes are reserved).
     public var sampleRate: Double? {
         let clocking = value(WM8960Register.clocking1)
         let halvesByCode = [2, 3, 4, 6, 8, 11, 12]
@@ -100,7 +111,7 @@ public final class WM8960Model: Sendable {
         let sysclkDivider = clocking & WM8960Bits.sysclkDivider == 0b100 ? 2.0 : 1.0
         var source = Double(mclk)
         if clocking & WM8960Bits.sysclkFromPLL != 0 {
-            guard value(WM8960Register.power2) & WM8960Bits.pllEnable != 0 else { return nil }
+            guard value(WM8960Register.power2) & WM8960Bits.pllEnable != 0, !sysclkFromUnlockedPLL else { return nil }
             let pll1 = value(WM8960Register.pll1)
             let k = Int(value(WM8960Register.pllK1)) << 16 | Int(value(WM8960Register.pllK2)) << 8
                 | Int(value(WM8960Register.pllK3))
