@@ -111,6 +111,9 @@ struct BoardFileTests {
             ":8: codec.mic-bias-kohm: 3 kOhm is not a bias resistor the chip has (2, 4 or 8)",
         ],
         "mic-bias-fixed": [":7: codec.mic-bias-mv: the WM8960's mic bias is not programmable (remove it)"],
+        "crystal-consumer": [
+            ":7: codec.clock: a codec on its own crystal must drive BCLK and LRCLK: the Pi's clocks cannot keep phase with it (role: provider)",
+        ],
         "clock-kind-typo": [":7: codec.clock: unknown value 'cristal' (did you mean 'crystal'?)"],
         "i2s-frame": [":10: i2s.slot-width: 64 is not a slot width (16...32)"],
         // USB mode drives BCLK at 12 MHz (audioinjector-pi-soundcard.c: bclk_ratio 250 at 48 kHz), not in slots.
