@@ -20,7 +20,7 @@ public struct BoardCodec {
         let mclk = try masterClock(config)
         let model: any SimulatedCodecModel = switch config.chip {
         case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk, frame: frame, clock: clock)
-        case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk, crystal: isCrystal(config), frame: frame)
+        case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk, crystal: config.clock.isCrystal, frame: frame)
         case .sgtl5000: SGTL5000Model(bus: config.bus, address: address, mclk: mclk, frame: frame)
         case .pcm5122: PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config, frame: frame),
                                     frame: frame)
@@ -62,7 +62,7 @@ public struct BoardCodec {
             let codec = WM8960(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, WM8960Register.map)
         case .wm8731:
-            let codec = WM8731(bus: bus, clock: clock, mclk: mclk, crystal: isCrystal(config), maximumVolumeDB: maximumVolumeDB)
+            let codec = WM8731(bus: bus, clock: clock, mclk: mclk, crystal: config.clock.isCrystal, maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, WM8731Register.map)
         case .sgtl5000:
             let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, micBias: config.micBias ?? .kernelDefault,
@@ -84,11 +84,6 @@ public struct BoardCodec {
         case (.bclk, .slots(let count, let width)): .bitClock(bitsPerFrame: count * width)
         case (.bclk, .fixedBitClock): .bitClock64
         }
-    }
-
-    private static func isCrystal(_ config: CodecConfig) -> Bool {
-        if case .crystal = config.clock { return true }
-        return false
     }
 
     private static func i2cAddress(_ config: CodecConfig) throws(BoardAssemblyError) -> I2CAddress {

@@ -47,7 +47,7 @@ struct BoardConsistency {
             reader.report(line(["codec", "mclk"]), "codec.mclk", "the \(chip) cannot run from BCLK",
                           hint: "give its MCLK crystal in Hz")
         }
-        if case .crystal = board.codec.clock, board.codec.role == .consumer {
+        if board.codec.clock.isCrystal, board.codec.role == .consumer {
             // A slave codec needs BCLK and LRCLK in a fixed phase with its MCLK (its sibling WM8734's datasheet,
             // "Digital audio interface": it "relies on controlled phase relationships between audio interface
             // BCLK, DACLRC and the master MCLK"); the Pi's clocks know nothing of a crystal on the HAT, which is

@@ -18,6 +18,12 @@ public enum CodecClockSource: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the clock is a bare crystal on the codec's own oscillator.
+    public var isCrystal: Bool {
+        if case .crystal = self { return true }
+        return false
+    }
+
     /// The master clock in Hz (nil when it comes from BCLK).
     public var hertz: Int? {
         switch self {
