@@ -303,15 +303,20 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
         guard var state = lines[line], var holder = state.holder, let handler = holder.handler else { return [] }
         let taken = Array(holder.queue.prefix(gpioEventBatch))
         holder.queue.removeFirst(taken.count)
-        var slots = taken + Array(repeating: GPIOEdgeEvent(line: line, edge: .rising, timestamp: .zero),
-                                  count: gpioEventSlots - taken.count)
-        let logical = state.physical != holder.activeLow
-        let count = slots.withUnsafeMutableBufferPointer { buffer in
-            holder.gaps.finish(buffer.baseAddress!, count: taken.count, line: line, level: { logical }, now: { clock.now })
+        // Initialized throughout, as the reader thread's buffer is: the gap check assigns into the next slot.
+        let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: gpioEventSlots)
+        events.initialize(repeating: GPIOEdgeEvent(line: line, edge: .rising, timestamp: .zero), count: gpioEventSlots)
+        defer {
+            events.deinitialize(count: gpioEventSlots)
+            events.deallocate()
         }
+        for (index, event) in taken.enumerated() { events[index] = event }
+        let logical = state.physical != holder.activeLow
+        let now = clock.now
+        let count = holder.gaps.finish(events, count: taken.count, line: line, level: { logical }, now: { now })
         state.holder = holder
         lines[line] = state
-        return slots.prefix(count).map { (handler, $0) }
+        return (0..<count).map { (handler, events[$0]) }
     }
 
     private func deliver(_ events: [(GPIOEdgeHandler, GPIOEdgeEvent)]) {
