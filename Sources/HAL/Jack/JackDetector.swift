@@ -99,7 +99,7 @@ public final class JackDetector: @unchecked Sendable {
         inputs?.settle(at: now)
         try pollIfDue(at: now)
         // The microphone's settled level, even if another thread has not yet delivered its change: a pending
-        // insertion is decided on what the line says now, and waits while the line is mid-debounce.
+        // insertion is decided on what the line says now, and waits while the line is still moving.
         let microphoneLine = condition.locked { lineSignals.first { $0.value == .microphone }?.key }
         let microphone = microphoneLine.flatMap { inputs?.level(of: $0) }
         let microphoneQuietAt = microphoneLine.flatMap { inputs?.quietAt($0) }

@@ -11,12 +11,7 @@ import Testing
 /// v2's `edge_irq_thread` numbers each line's events from 1 (`line->line_seqno++` before the event is put).
 @Suite("GPIO event queue overflow")
 struct EventQueueOverflowTests {
-    final class Events: @unchecked Sendable {
-        private let condition = Condition()
-        private var events: [GPIOEdgeEvent] = []
-        func append(_ event: GPIOEdgeEvent) { condition.locked { events.append(event) } }
-        var all: [GPIOEdgeEvent] { condition.locked { events } }
-    }
+    typealias Events = SimulatedGPIOTests.Events
 
     final class Changes: @unchecked Sendable {
         private let condition = Condition()
