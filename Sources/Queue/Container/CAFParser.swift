@@ -2,6 +2,9 @@
 /// writer leaves), `info`, and `mark` with its `strg` names.
 enum CAFParser {
     static let unknownSize: Int64 = -1
+    /// The largest chunk size believed (an exabyte): offsets computed from it cannot overflow. Applies to every
+    /// chunk, the ones after the audio included (repair computed past Int64.max from a trailing chunk's size).
+    static let maximumChunkSize: Int64 = Int64.max / 4
 
     static func parse(_ source: ByteSource, stopAtData: Bool) throws -> ContainerHeader {
         let head = FieldReader(try source.require(8, at: 0, for: "CAF file header"), at: 0, what: "CAF file header")
@@ -24,7 +27,7 @@ enum CAFParser {
             guard size >= 0 || (id == "data" && size == unknownSize) else {
                 throw AudioFileError.malformed("chunk '\(id)' has a negative size \(size)", at: offset + 4)
             }
-            guard size <= Int64.max / 4 else { throw AudioFileError.malformed("chunk '\(id)' claims an impossible \(size) bytes", at: offset + 4) }
+            guard size <= maximumChunkSize else { throw AudioFileError.malformed("chunk '\(id)' claims an impossible \(size) bytes", at: offset + 4) }
             if offset == 8 && id != "desc" { throw AudioFileError.malformed("the first chunk is '\(id)', CAF requires 'desc'", at: offset) }
             let small = size >= 0 && size <= ContainerProbe.maximumMetadataChunk
             switch id {

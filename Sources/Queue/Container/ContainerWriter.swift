@@ -12,6 +12,8 @@ struct SizeLayout {
     var isRF64: Bool
     var commFramesField: Int64?
     var ssndOffset: UInt32 = 0
+    /// Whether the reserved chunk is already named `ds64` (false: still the `JUNK` placeholder).
+    var reservedIsDS64 = false
 }
 
 /// Builds headers and trailing chunks, and rewrites size fields, for the three container families.
@@ -72,7 +74,7 @@ enum ContainerWriter {
         let sizeField = Int64(w.bytes.count)
         w.u32le(rf64 ? 0xFFFF_FFFF : 0)
         let layout = SizeLayout(fileType: type, format: format, dataOffset: Int64(w.bytes.count), dataSizeField: sizeField,
-                                factField: factField, reservedDS64: 12, isRF64: rf64)
+                                factField: factField, reservedDS64: 12, isRF64: rf64, reservedIsDS64: rf64)
         return (w.bytes, layout)
     }
 
@@ -155,18 +157,25 @@ enum ContainerWriter {
         switch layout.fileType.family {
         case .riff:
             let riffBody = fileEnd - 8
-            if !layout.isRF64 && (riffBody > rf64Threshold || dataBytes > rf64Threshold) {
-                guard let reserved = layout.reservedDS64 else {
-                    throw AudioFileError(.unsupported, "the WAV file outgrows 4 GiB and has no room reserved for an RF64 header", path: file.path)
-                }
-                try file.write(Array("RF64".utf8), at: 0)
-                try file.write(Array("ds64".utf8), at: reserved)
-                layout.isRF64 = true
+            let outgrows32Bits = riffBody > rf64Threshold || dataBytes > rf64Threshold
+            if outgrows32Bits && layout.reservedDS64 == nil {
+                throw AudioFileError(.unsupported, "the WAV file outgrows 4 GiB and has no room reserved for an RF64 header", path: file.path)
             }
-            if layout.isRF64, let reserved = layout.reservedDS64 {
+            // EBU Tech 3306: the JUNK placeholder becomes ds64 and RIFF becomes RF64. In that order, ds64 filled
+            // before the magic changes, so a cut between two writes leaves a file that still reads.
+            let promote = !layout.isRF64 && outgrows32Bits
+            if (layout.isRF64 || promote), let reserved = layout.reservedDS64 {
+                if !layout.reservedIsDS64 {
+                    try file.write(Array("ds64".utf8), at: reserved)
+                    layout.reservedIsDS64 = true
+                }
                 var d = FieldWriter()
                 d.u64le(UInt64(riffBody)); d.u64le(UInt64(dataBytes)); d.u64le(UInt64(frames)); d.u32le(0)
                 try file.write(d.bytes, at: reserved + 8)
+                if promote {
+                    try file.write(Array("RF64".utf8), at: 0)
+                    layout.isRF64 = true
+                }
                 try file.write(FieldWriter.u32le(0xFFFF_FFFF), at: 4)
                 try file.write(FieldWriter.u32le(0xFFFF_FFFF), at: layout.dataSizeField)
                 if let fact = layout.factField { try file.write(FieldWriter.u32le(0xFFFF_FFFF), at: fact) }
