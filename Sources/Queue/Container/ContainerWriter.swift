@@ -201,6 +201,7 @@ enum ContainerWriter {
     /// Chunks appended after the audio at close: markers, metadata, and CAF's packet table for IMA4.
     static func trailer(_ layout: SizeLayout, markers: [AudioFileMarker], metadata: AudioFileMetadata,
                         frames: Int64, packets: Int64) -> [UInt8] {
+        let markers = layout.fileType.storableMarkers(markers).kept
         switch layout.fileType.family {
         case .riff: return waveTrailer(markers: markers, metadata: metadata)
         case .aiff: return aiffTrailer(markers: markers, metadata: metadata)
@@ -259,11 +260,10 @@ enum ContainerWriter {
             w.fourCC(id); w.u32be(UInt32(body.count)); w.raw(body)
             if body.count % 2 == 1 { w.u8(0) }
         }
-        let plain = markers.filter { $0.frameLength == nil }
-        if !plain.isEmpty {
+        if !markers.isEmpty {
             var m = FieldWriter()
-            m.u16be(UInt16(min(plain.count, Int(UInt16.max))))
-            for (i, marker) in plain.prefix(Int(UInt16.max)).enumerated() {
+            m.u16be(UInt16(markers.count))
+            for (i, marker) in markers.enumerated() {
                 m.u16be(UInt16(i + 1)); m.u32be(UInt32(clamping: marker.framePosition))
                 let name = Array(marker.name.utf8.prefix(255))
                 m.u8(UInt8(name.count)); m.raw(name)
@@ -296,14 +296,13 @@ enum ContainerWriter {
             for (key, value) in metadata.entries { i.raw(padded(keys[key]!, terminated: true)); i.raw(padded(value, terminated: true)) }
             chunk("info", i.bytes)
         }
-        let plain = markers.filter { $0.frameLength == nil }
-        if !plain.isEmpty {
+        if !markers.isEmpty {
             var m = FieldWriter()
-            m.u32be(0); m.u32be(UInt32(plain.count))
+            m.u32be(0); m.u32be(UInt32(markers.count))
             var s = FieldWriter()
             var text: [UInt8] = []
-            s.u32be(UInt32(plain.count))
-            for (index, marker) in plain.enumerated() {
+            s.u32be(UInt32(markers.count))
+            for (index, marker) in markers.enumerated() {
                 m.u32be(0); m.f64be(Double(marker.framePosition)); m.u32be(UInt32(index + 1))
                 m.u64be(0); m.u32be(0)
                 s.u32be(UInt32(index + 1)); s.u64be(UInt64(text.count))

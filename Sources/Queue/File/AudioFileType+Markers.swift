@@ -1,0 +1,39 @@
+/// Which markers and regions a container can hold, so that a conversion keeps what fits and names what it drops
+/// instead of clamping or losing it silently.
+extension AudioFileType {
+    /// Why `marker` cannot be stored in this container, or nil when it can.
+    public func markerRefusal(_ marker: AudioFileMarker) -> String? {
+        let limit = Int64(UInt32.max)
+        switch family {
+        case .riff:
+            // cue points and ltxt lengths are 32-bit frame counts (Microsoft RIFF, "Cue-Points Chunk").
+            if marker.framePosition > limit { return "\(self) cue points hold frame positions up to \(limit)" }
+            if let length = marker.frameLength, length > limit { return "\(self) region lengths (ltxt) are at most \(limit) frames" }
+            return nil
+        case .aiff:
+            // AIFF-C spec, Marker Chunk: a marker is an ID, a 32-bit position and a name; no length.
+            if marker.frameLength != nil { return "\(self) markers (MARK) have no length, so regions cannot be kept" }
+            if marker.framePosition > limit { return "\(self) marker positions are at most \(limit)" }
+            return nil
+        case .caf:
+            if marker.frameLength != nil { return "regions are not written to CAF yet (only markers, in 'mark')" }
+            return nil
+        }
+    }
+
+    /// `markers` split into those this container holds (in order) and those it drops, each with the reason.
+    public func storableMarkers(_ markers: [AudioFileMarker]) -> (kept: [AudioFileMarker], dropped: [(marker: AudioFileMarker, reason: String)]) {
+        var kept: [AudioFileMarker] = []
+        var dropped: [(marker: AudioFileMarker, reason: String)] = []
+        for marker in markers {
+            if let reason = markerRefusal(marker) {
+                dropped.append((marker, reason))
+            } else if family == .aiff && kept.count == Int(UInt16.max) {
+                dropped.append((marker, "\(self) holds at most \(UInt16.max) markers"))   // MARK's count is 16-bit
+            } else {
+                kept.append(marker)
+            }
+        }
+        return (kept, dropped)
+    }
+}
