@@ -40,13 +40,7 @@ extension PacketCodec {
         case .s16be: for i in 0..<samples { o[i] = Double(Int16(bigEndian: p.loadUnaligned(fromByteOffset: 2 &* i, as: Int16.self))) / 0x8000 }
         case .s24le, .s24be:
             let big = coding == .s24be
-            for i in 0..<samples {
-                let b = p + 3 &* i
-                let b0 = Int32(b.load(as: UInt8.self)), b1 = Int32(b.load(fromByteOffset: 1, as: UInt8.self))
-                let b2 = Int32(b.load(fromByteOffset: 2, as: UInt8.self))
-                let v = big ? b0 << 16 | b1 << 8 | b2 : b2 << 16 | b1 << 8 | b0
-                o[i] = Double((v << 8) >> 8) / 0x80_0000
-            }
+            for i in 0..<samples { o[i] = Double(Self.loadInt24(p + 3 &* i, bigEndian: big)) / 0x80_0000 }
         case .s32le: for i in 0..<samples { o[i] = Double(Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))) / 0x8000_0000 }
         case .s32be: for i in 0..<samples { o[i] = Double(Int32(bigEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))) / 0x8000_0000 }
         case .f32le: for i in 0..<samples { o[i] = Double(Float(bitPattern: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)))) }
@@ -78,14 +72,7 @@ extension PacketCodec {
         case .s16be: for i in 0..<samples { o.storeBytes(of: Int16(Self.integer(s[i], bits: 16)).bigEndian, toByteOffset: 2 &* i, as: Int16.self) }; return 2 * samples
         case .s24le, .s24be:
             let big = coding == .s24be
-            for i in 0..<samples {
-                let v = Self.integer(s[i], bits: 24)
-                let b = o + 3 &* i
-                let (first, last) = big ? (UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v)) : (UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 16))
-                b.storeBytes(of: first, as: UInt8.self)
-                b.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: 1, as: UInt8.self)
-                b.storeBytes(of: last, toByteOffset: 2, as: UInt8.self)
-            }
+            for i in 0..<samples { Self.storeInt24(Int32(Self.integer(s[i], bits: 24)), at: o + 3 &* i, bigEndian: big) }
             return 3 * samples
         case .s32le: for i in 0..<samples { o.storeBytes(of: Int32(Self.integer(s[i], bits: 32)).littleEndian, toByteOffset: 4 &* i, as: Int32.self) }; return 4 * samples
         case .s32be: for i in 0..<samples { o.storeBytes(of: Int32(Self.integer(s[i], bits: 32)).bigEndian, toByteOffset: 4 &* i, as: Int32.self) }; return 4 * samples
