@@ -180,12 +180,16 @@ struct ConvertFidelityTests {
         let toAIFF = try convert([input, aiff])
         #expect(toAIFF.stderrLines == ["appliance: dropped region 'Chorus' (frames 300 ... 499): AIFF markers (MARK) have no length, so regions cannot be kept"])
         #expect(try markerLines(aiff) == ["Marker:         frame 100 \"Start\""])
-        // sox reads the AIFF's MARK chunk too (its aiff.c parses markers); the audio is the same 1000 frames.
+        // sox reads the AIFF with its MARK chunk: the same 1000 frames.
         #expect(try soxInt32s(aiff).count == 1000)
 
+        // CAF holds both: the marker in 'mark', the region in 'regn' (Core Audio Format Specification).
         let caf = directory + "/copy.caf"
-        let toCAF = try convert([input, caf])
-        #expect(try markerLines(caf).first == "Marker:         frame 100 \"Start\"")
-        #expect(toCAF.status == 0)
+        #expect(try convert([input, caf]).stderr.isEmpty)
+        #expect(try markerLines(caf) == both)
+        // And back to WAV from the CAF: the same cue points and region.
+        let back = directory + "/back.wav"
+        _ = try convert([caf, back])
+        #expect(try markerLines(back) == both)
     }
 }

@@ -296,20 +296,38 @@ enum ContainerWriter {
             for (key, value) in metadata.entries { i.raw(padded(keys[key]!, terminated: true)); i.raw(padded(value, terminated: true)) }
             chunk("info", i.bytes)
         }
-        if !markers.isEmpty {
+        // Core Audio Format Specification: markers in 'mark', regions in 'regn' (each a RegionStart 'rbeg' and
+        // RegionEnd 'rend' marker), names in 'strg' under the marker's or region's ID.
+        let plain = markers.enumerated().filter { $0.element.frameLength == nil }
+        let regions = markers.enumerated().filter { $0.element.frameLength != nil }
+        func marker(_ m: inout FieldWriter, type: UInt32, at position: Int64, id: UInt32) {
+            m.u32be(type); m.f64be(Double(position)); m.u32be(id); m.u64be(0); m.u32be(0)
+        }
+        if !plain.isEmpty {
             var m = FieldWriter()
-            m.u32be(0); m.u32be(UInt32(markers.count))
+            m.u32be(0); m.u32be(UInt32(plain.count))
+            for (index, entry) in plain { marker(&m, type: 0, at: entry.framePosition, id: UInt32(index + 1)) }
+            chunk("mark", m.bytes)
+        }
+        if !regions.isEmpty {
+            var r = FieldWriter()
+            r.u32be(0); r.u32be(UInt32(regions.count))
+            for (index, entry) in regions {
+                r.u32be(UInt32(index + 1)); r.u32be(0); r.u32be(2)
+                marker(&r, type: CAFParser.regionStart, at: entry.framePosition, id: 0)
+                marker(&r, type: CAFParser.regionEnd, at: entry.framePosition + (entry.frameLength ?? 0), id: 0)
+            }
+            chunk("regn", r.bytes)
+        }
+        if !markers.isEmpty {
             var s = FieldWriter()
             var text: [UInt8] = []
             s.u32be(UInt32(markers.count))
             for (index, marker) in markers.enumerated() {
-                m.u32be(0); m.f64be(Double(marker.framePosition)); m.u32be(UInt32(index + 1))
-                m.u64be(0); m.u32be(0)
                 s.u32be(UInt32(index + 1)); s.u64be(UInt64(text.count))
                 text += padded(marker.name, terminated: true)
             }
             s.raw(text)
-            chunk("mark", m.bytes)
             chunk("strg", s.bytes)
         }
         return w.bytes
