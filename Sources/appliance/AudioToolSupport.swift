@@ -119,14 +119,14 @@ enum AudioTool {
         guard ratio != 1 else { return markers }
         return markers.map { marker in
             AudioFileMarker(framePosition: Int64((Double(marker.framePosition) * ratio).rounded()), name: marker.name,
-                            frameLength: marker.frameLength.map { Int64((Double($0) * ratio).rounded()) })
+                            frameLength: marker.frameLength.map { Int64((Double($0) * ratio).rounded()) }, isLoop: marker.isLoop)
         }
     }
 
     /// "region 'Chorus' (frames 1000 ... 1499)", "marker 'Start' at frame 0".
     static func describe(_ marker: AudioFileMarker) -> String {
         guard let length = marker.frameLength else { return "marker '\(marker.name)' at frame \(marker.framePosition)" }
-        return "region '\(marker.name)' (frames \(marker.framePosition) ... \(marker.framePosition + length - 1))"
+        return (marker.isLoop ? "loop" : "region") + " '\(marker.name)' (frames \(marker.framePosition) ... \(marker.framePosition + length - 1))"
     }
 }
 

@@ -139,21 +139,28 @@ struct ConvertFidelityTests {
         #expect(try ffmpegDoubles(pcm) == decoded)
     }
 
-    /// A WAV with a marker and a region, written by hand from the RIFF spec (Microsoft/IBM Multimedia
-    /// Programming Interface and Data Specifications 1.0: `cue ` points, `LIST`/`adtl` with `labl` and `ltxt`).
+    /// A WAV with a marker, a region and a loop, written by hand from the RIFF spec (Microsoft/IBM Multimedia
+    /// Programming Interface and Data Specifications 1.0: `cue ` points, `LIST`/`adtl` with `labl` and `ltxt`,
+    /// and the sampler chunk `smpl` whose loop names cue point 3 and plays samples 400 ... 599, the end included).
     func markedWAV() throws -> String {
         func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
         func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + le32(UInt32(body.count)) + body + (body.count % 2 == 1 ? [0] : []) }
         let fmt = le16(1) + le16(1) + le32(8000) + le32(16000) + le16(2) + le16(16)
         let data = [UInt8](repeating: 0, count: 2 * 1000)
-        var cue = le32(2)
-        for (id, position) in [(1, 100), (2, 300)] as [(UInt32, UInt32)] {
+        var cue = le32(3)
+        for (id, position) in [(1, 100), (2, 300), (3, 400)] as [(UInt32, UInt32)] {
             cue += le32(id) + le32(position) + Array("data".utf8) + le32(0) + le32(0) + le32(position)
         }
         let adtl = Array("adtl".utf8) + chunk("labl", le32(1) + Array("Start\0".utf8)) + chunk("labl", le32(2) + Array("Chorus\0".utf8))
             + chunk("ltxt", le32(2) + le32(200) + Array("rgn ".utf8) + le16(0) + le16(0) + le16(0) + le16(0))
+            + chunk("labl", le32(3) + Array("Loop\0".utf8))
+        // manufacturer, product, sample period (ns), MIDI unity note, pitch fraction, SMPTE format and offset,
+        // loop count, sampler data; then the loop: cue point ID, type 0 (forward), start, end, fraction, play count.
+        let smpl = le32(0) + le32(0) + le32(125_000) + le32(60) + le32(0) + le32(0) + le32(0) + le32(1) + le32(0)
+            + le32(3) + le32(0) + le32(400) + le32(599) + le32(0) + le32(0)
         let body = Array("WAVE".utf8) + chunk("fmt ", fmt) + chunk("data", data) + chunk("cue ", cue) + chunk("LIST", adtl)
+            + chunk("smpl", smpl)
         let path = directory + "/marked.wav"
         try Data(Array("RIFF".utf8) + le32(UInt32(body.count)) + body).write(to: URL(fileURLWithPath: path))
         return path
@@ -165,7 +172,8 @@ struct ConvertFidelityTests {
 
     @Test func markersAndRegionsAreKeptWhereTheContainerHoldsThemAndDropsAreNamed() throws {
         let input = try markedWAV()
-        let both = ["Marker:         frame 100 \"Start\"", "Marker:         frame 300, 200 frames long \"Chorus\""]
+        let both = ["Marker:         frame 100 \"Start\"", "Marker:         frame 300, 200 frames long \"Chorus\"",
+                    "Marker:         frame 400, 200 frames long, loop \"Loop\""]
         #expect(try markerLines(input) == both)
 
         let wav = directory + "/copy.wav"
@@ -174,12 +182,20 @@ struct ConvertFidelityTests {
 
         let resampled = directory + "/16k.wav"
         _ = try convert([input, resampled, "--rate", "16000"])
-        #expect(try markerLines(resampled) == ["Marker:         frame 200 \"Start\"", "Marker:         frame 600, 400 frames long \"Chorus\""])
+        #expect(try markerLines(resampled) == ["Marker:         frame 200 \"Start\"", "Marker:         frame 600, 400 frames long \"Chorus\"",
+                                               "Marker:         frame 800, 400 frames long, loop \"Loop\""])
 
         let aiff = directory + "/copy.aiff"
         let toAIFF = try convert([input, aiff])
         #expect(toAIFF.stderrLines == ["appliance: dropped region 'Chorus' (frames 300 ... 499): AIFF markers (MARK) have no length, so regions cannot be kept"])
-        #expect(try markerLines(aiff) == ["Marker:         frame 100 \"Start\""])
+        // AIFF keeps the loop as two MARK markers named by the INST chunk's sustain loop (AIFF 1.3).
+        #expect(try markerLines(aiff) == ["Marker:         frame 100 \"Start\"", "Marker:         frame 400, 200 frames long, loop \"Loop\""])
+        // sox reads the loop from MARK and INST (its aiff.c prints the loop at -V3): frames 400 to 600.
+        let soxInfo = try Subprocess.run("/usr/bin/sox", ["-V3", aiff, "-n"]).stderrText
+        #expect(soxInfo.contains("Loop 0: start:    400") && soxInfo.contains("end:      600"), "\(soxInfo)")
+        let fromAIFF = directory + "/from-aiff.wav"
+        _ = try convert([aiff, fromAIFF])
+        #expect(try markerLines(fromAIFF) == ["Marker:         frame 100 \"Start\"", "Marker:         frame 400, 200 frames long, loop \"Loop\""])
         // sox reads the AIFF with its MARK chunk: the same 1000 frames.
         #expect(try soxInt32s(aiff).count == 1000)
 

@@ -1,10 +1,13 @@
 /// Reads Core Audio Format headers: `desc`, `chan`, `pakt`, `data` (including the unknown size -1 a crash-safe
-/// writer leaves), `info`, and `mark` with its `strg` names.
+/// writer leaves), `info`, `mark` markers and `regn` regions and loops with their `strg` names.
 enum CAFParser {
     static let unknownSize: Int64 = -1
     /// kCAFMarkerType_RegionStart 'rbeg' and kCAFMarkerType_RegionEnd 'rend': a region's bounds in 'regn'.
     static let regionStart: UInt32 = 0x7262_6567
     static let regionEnd: UInt32 = 0x7265_6E64
+    /// kCAFRegionFlag_LoopEnable and kCAFRegionFlag_PlayForward.
+    static let regionLoopEnable: UInt32 = 1
+    static let regionPlayForward: UInt32 = 2
     /// The largest chunk size believed (an exabyte): offsets computed from it cannot overflow. Applies to every
     /// chunk, the ones after the audio included (repair computed past Int64.max from a trailing chunk's size).
     static let maximumChunkSize: Int64 = Int64.max / 4
@@ -20,7 +23,7 @@ enum CAFParser {
         var metadata = AudioFileMetadata()
         var layout: ChannelLayout?
         var markerIDs: [(position: Int64, stringID: UInt32)] = []
-        var regionIDs: [(start: Int64, length: Int64, stringID: UInt32)] = []
+        var regionIDs: [(start: Int64, length: Int64, stringID: UInt32, isLoop: Bool)] = []
         var strings: [UInt32: String] = [:]
         while true {
             if let length = source.length, offset + 12 > length { break }
@@ -122,22 +125,23 @@ enum CAFParser {
         header.validFrameCount = validFrames
         header.metadata = metadata
         let markers = markerIDs.map { AudioFileMarker(framePosition: $0.position, name: strings[$0.stringID] ?? "") }
-            + regionIDs.map { AudioFileMarker(framePosition: $0.start, name: strings[$0.stringID] ?? "", frameLength: $0.length) }
+            + regionIDs.map { AudioFileMarker(framePosition: $0.start, name: strings[$0.stringID] ?? "", frameLength: $0.length, isLoop: $0.isLoop) }
         header.markers = markers.enumerated().sorted { ($0.element.framePosition, $0.offset) < ($1.element.framePosition, $1.offset) }.map(\.element)
         return header
     }
 
     /// The regions of a 'regn' chunk: each a header (ID, flags, marker count) and 28-byte markers, of which the
-    /// RegionStart and RegionEnd give its bounds (a region without both is skipped).
-    static func parseRegions(_ f: FieldReader) throws -> [(start: Int64, length: Int64, stringID: UInt32)] {
+    /// RegionStart and RegionEnd give its bounds (a region without both is skipped); flag LoopEnable (1) a loop.
+    static func parseRegions(_ f: FieldReader) throws -> [(start: Int64, length: Int64, stringID: UInt32, isLoop: Bool)] {
         let count = Int(try f.u32be(4))
         guard count <= (f.count - 8) / 12 else {
             throw AudioFileError.malformed("the regn chunk claims \(count) regions but holds room for \((f.count - 8) / 12)", at: f.base + 4)
         }
-        var regions: [(start: Int64, length: Int64, stringID: UInt32)] = []
+        var regions: [(start: Int64, length: Int64, stringID: UInt32, isLoop: Bool)] = []
         var at = 8
         for i in 0..<count {
             let id = try f.u32be(at)
+            let isLoop = try f.u32be(at + 4) & regionLoopEnable != 0
             let markers = Int(try f.u32be(at + 8))
             guard markers <= (f.count - at - 12) / 28 else {
                 throw AudioFileError.malformed("region \(i) claims \(markers) markers, more than the regn chunk holds", at: f.base + Int64(at + 8))
@@ -155,7 +159,7 @@ enum CAFParser {
                 default: break
                 }
             }
-            if let start, let end, end >= start { regions.append((start, end - start, id)) }
+            if let start, let end, end >= start { regions.append((start, end - start, id, isLoop)) }
             at += 12 + 28 * markers
         }
         return regions

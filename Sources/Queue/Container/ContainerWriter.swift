@@ -203,7 +203,7 @@ enum ContainerWriter {
                         frames: Int64, packets: Int64) -> [UInt8] {
         let markers = layout.fileType.storableMarkers(markers).kept
         switch layout.fileType.family {
-        case .riff: return waveTrailer(markers: markers, metadata: metadata)
+        case .riff: return waveTrailer(markers: markers, metadata: metadata, sampleRate: layout.format.sampleRate)
         case .aiff: return aiffTrailer(markers: markers, metadata: metadata)
         case .caf: return cafTrailer(layout.format, markers: markers, metadata: metadata, frames: frames, packets: packets)
         }
@@ -215,7 +215,7 @@ enum ContainerWriter {
         return bytes
     }
 
-    static func waveTrailer(markers: [AudioFileMarker], metadata: AudioFileMetadata) -> [UInt8] {
+    static func waveTrailer(markers: [AudioFileMarker], metadata: AudioFileMetadata, sampleRate: Double) -> [UInt8] {
         var w = FieldWriter()
         func chunk(_ id: String, _ body: [UInt8], into w: inout FieldWriter) {
             w.fourCC(id); w.u32le(UInt32(body.count)); w.raw(body)
@@ -242,7 +242,7 @@ enum ContainerWriter {
                 var l = FieldWriter()
                 l.u32le(UInt32(i + 1)); l.raw(padded(m.name, terminated: true))
                 chunk("labl", l.bytes, into: &adtl)
-                if let length = m.frameLength {
+                if let length = m.frameLength, !m.isLoop {
                     var t = FieldWriter()
                     t.u32le(UInt32(i + 1)); t.u32le(UInt32(clamping: length)); t.fourCC("rgn ")
                     t.u16le(0); t.u16le(0); t.u16le(0); t.u16le(0)
@@ -250,6 +250,18 @@ enum ContainerWriter {
                 }
             }
             chunk("LIST", adtl.bytes, into: &w)
+        }
+        // Loops in `smpl` (RIFF sampler chunk): each names the cue point at its start; its end sample is played.
+        let loops = markers.enumerated().filter(\.element.isLoop)
+        if !loops.isEmpty {
+            var s = FieldWriter()
+            s.u32le(0); s.u32le(0); s.u32le(UInt32((1e9 / sampleRate).rounded())); s.u32le(60); s.u32le(0)
+            s.u32le(0); s.u32le(0); s.u32le(UInt32(loops.count)); s.u32le(0)
+            for (i, loop) in loops {
+                s.u32le(UInt32(i + 1)); s.u32le(0); s.u32le(UInt32(loop.framePosition))
+                s.u32le(UInt32(loop.framePosition + (loop.frameLength ?? 1) - 1)); s.u32le(0); s.u32le(0)
+            }
+            chunk("smpl", s.bytes, into: &w)
         }
         return w.bytes
     }
@@ -260,16 +272,35 @@ enum ContainerWriter {
             w.fourCC(id); w.u32be(UInt32(body.count)); w.raw(body)
             if body.count % 2 == 1 { w.u8(0) }
         }
-        if !markers.isEmpty {
+        // A loop is two markers (begin, end) that the INST chunk's sustain or release loop names (AIFF 1.3).
+        var marks: [(position: Int64, name: String)] = []
+        var loops: [(begin: UInt16, end: UInt16)] = []
+        for marker in markers {
+            marks.append((marker.framePosition, marker.name))
+            if marker.isLoop, let length = marker.frameLength {
+                marks.append((marker.framePosition + length, marker.name + " end"))
+                loops.append((UInt16(marks.count - 1), UInt16(marks.count)))
+            }
+        }
+        if !marks.isEmpty {
             var m = FieldWriter()
-            m.u16be(UInt16(markers.count))
-            for (i, marker) in markers.enumerated() {
-                m.u16be(UInt16(i + 1)); m.u32be(UInt32(clamping: marker.framePosition))
-                let name = Array(marker.name.utf8.prefix(255))
+            m.u16be(UInt16(marks.count))
+            for (i, mark) in marks.enumerated() {
+                m.u16be(UInt16(i + 1)); m.u32be(UInt32(clamping: mark.position))
+                let name = Array(mark.name.utf8.prefix(255))
                 m.u8(UInt8(name.count)); m.raw(name)
                 if (name.count + 1) % 2 == 1 { m.u8(0) }
             }
             chunk("MARK", m.bytes)
+        }
+        if !loops.isEmpty {
+            var i = FieldWriter()
+            i.u8(60); i.u8(0); i.u8(0); i.u8(127); i.u8(1); i.u8(127); i.u16be(0)
+            for slot in 0..<2 {
+                if slot < loops.count { i.u16be(1); i.u16be(loops[slot].begin); i.u16be(loops[slot].end) }
+                else { i.u16be(0); i.u16be(0); i.u16be(0) }
+            }
+            chunk("INST", i.bytes)
         }
         if let title = metadata.title { chunk("NAME", Array(title.utf8)) }
         if let artist = metadata.artist { chunk("AUTH", Array(artist.utf8)) }
@@ -313,7 +344,8 @@ enum ContainerWriter {
             var r = FieldWriter()
             r.u32be(0); r.u32be(UInt32(regions.count))
             for (index, entry) in regions {
-                r.u32be(UInt32(index + 1)); r.u32be(0); r.u32be(2)
+                let flags = entry.isLoop ? CAFParser.regionLoopEnable | CAFParser.regionPlayForward : 0
+                r.u32be(UInt32(index + 1)); r.u32be(flags); r.u32be(2)
                 marker(&r, type: CAFParser.regionStart, at: entry.framePosition, id: 0)
                 marker(&r, type: CAFParser.regionEnd, at: entry.framePosition + (entry.frameLength ?? 0), id: 0)
             }
