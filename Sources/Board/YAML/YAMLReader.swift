@@ -15,8 +15,9 @@
 /// more than one document, duplicate keys, and indentation that does not line up.
 ///
 /// Bounded, because a board file is small and a reader fed anything else must not take minutes or gigabytes
-/// (fuzzing found both): at most `maximumDocumentBytes`, keys of at most `maximumKeyLength` characters, at most
-/// `maximumKeysPerMapping` keys in one mapping; duplicate keys are found with a table, in linear time.
+/// (fuzzing found both): at most `maximumDocumentBytes`, keys of at most `maximumKeyLength` characters, values of
+/// at most `maximumValueLength`, at most `maximumKeysPerMapping` keys in one mapping; duplicate keys are found with
+/// a table, in linear time.
 public struct YAMLReader {
     /// Sixteen times the largest board file in board-configs/ (about 1.5 KiB).
     public static let maximumDocumentBytes = 64 << 10
@@ -24,6 +25,9 @@ public struct YAMLReader {
     public static let maximumKeyLength = 64
     /// The board file's largest mapping has 13 keys.
     public static let maximumKeysPerMapping = 64
+    /// The longest value in board-configs/ is a 76-character description; errors echo values, near-match
+    /// looks them up.
+    public static let maximumValueLength = 256
 
     private struct Line {
         var number: Int
@@ -284,6 +288,9 @@ public struct YAMLReader {
     }
 
     private func scalar(_ text: [Character], at mark: YAMLMark) throws(YAMLError) -> YAMLNode {
+        guard text.count <= Self.maximumValueLength else {
+            throw error(mark, "a value of \(text.count) characters; values are at most \(Self.maximumValueLength)")
+        }
         if text.first == "'" || text.first == "\"" {
             let end = try endOfQuoted(text, from: 0, mark: mark)
             guard end == text.count else {
