@@ -55,7 +55,9 @@ enum AIFFParser {
                 // AIFF 1.3, Instrument Chunk: sustainLoop at byte 8, releaseLoop at 14; each playMode (0: none),
                 // beginLoop and endLoop marker IDs.
                 let f = FieldReader(try source.require(20, at: body, for: "INST chunk"), at: body, what: "INST chunk")
-                for at in [8, 14] where try f.u16be(at) != 0 { instrumentLoops.append((try f.u16be(at + 2), try f.u16be(at + 4))) }
+                for at in [8, 14] {
+                    if try f.u16be(at) != 0 { instrumentLoops.append((try f.u16be(at + 2), try f.u16be(at + 4))) }
+                }
             case "NAME", "AUTH", "(c) ", "ANNO":
                 guard size <= ContainerProbe.maximumMetadataChunk else { break }
                 let f = FieldReader(try source.require(Int(size), at: body, for: "\(id) chunk"), at: body, what: "\(id) chunk")
