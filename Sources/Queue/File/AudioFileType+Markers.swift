@@ -4,6 +4,7 @@ extension AudioFileType {
     /// Why `marker` cannot be stored in this container, or nil when it can.
     public func markerRefusal(_ marker: AudioFileMarker) -> String? {
         let limit = Int64(UInt32.max)
+        if marker.isLoop && (marker.frameLength ?? 0) < 1 { return "a loop must span at least one frame" }
         switch family {
         case .riff:
             // cue points and ltxt lengths are 32-bit frame counts (Microsoft RIFF, "Cue-Points Chunk").
