@@ -141,6 +141,11 @@ struct BoardFileTests {
             ":12: buttons[0].line: GPIO18 is the I2S BCLK pin (pick a free line)",
             ":14: buttons[1].line: GPIO40 is not on the Raspberry Pi header (0...27, or name the chip under gpio.chip)",
         ],
+        // Fuzzing found the "did you mean" table grew with the key's length; keys are bounded instead.
+        "long-key": [":5: a key of 300 characters; keys are at most 64"],
+        // Fuzzing found the duplicate-key check quadratic in the number of keys; mappings are bounded (and the
+        // check is a table lookup).
+        "too-many-keys": [":68: more than 64 keys in one mapping (from line 4)"],
         "led-kind-mismatch": [
             ":12: leds[0].line: only used with kind: gpio",
             ":14: leds[1].name: 'ring' is already the name of leds[0]",
@@ -178,6 +183,22 @@ struct BoardFileTests {
             } catch {
                 #expect(error.errors.map(\.description) == (Self.broken[name] ?? []).map { path + $0 }, "\(file)")
             }
+        }
+    }
+
+    /// Fuzzing fed the loader 256 KiB of keys (a minute of duplicate checks); a board file is a few KiB, so a
+    /// document over the bound is refused at line 1 before any line is read.
+    @Test func aDocumentOverTheSizeBoundIsRefusedWithItsSize() throws {
+        let valid = try RepositoryFiles.text(RepositoryFiles.root + "/board-configs/simulated.yaml")
+        let bound = 64 << 10
+        let text = valid + String(repeating: "#", count: bound - valid.utf8.count) + "\n"
+        #expect(text.utf8.count == bound + 1)
+        #expect(throws: Never.self) { try BoardConfig.parse(valid, file: "big.yaml") }
+        do throws(BoardConfigErrors) {
+            _ = try BoardConfig.parse(text, file: "big.yaml")
+            Issue.record("a document of \(text.utf8.count) bytes was read")
+        } catch {
+            #expect(error.errors.map(\.description) == ["big.yaml:1: the file is 65537 bytes; a board file is at most 65536 (is it the right file?)"])
         }
     }
 
