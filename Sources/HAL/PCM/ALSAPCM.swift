@@ -25,7 +25,6 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
     private let users = Atomic<Int>(0)
     private static let closingBit = 1 << 62
     private let configuration: PCMConfiguration
-    private let clock: any MonotonicClock
     /// Keeps a caller's configuration tree alive while the PCM may refer to it.
     private let alsaConfiguration: ALSAConfiguration?
     /// Playback: frames written minus frames dropped. Capture: frames read plus frames lost (dropped,
@@ -35,11 +34,12 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
     /// stream is paused or draining while some are left.
     private let tailFrames = Atomic<Int>(ALSAPCM.noTail)
     private static let noTail = -1
+
     /// Opens `name` and negotiates `configuration`. `alsaConfiguration` replaces the system configuration
-    /// (for PCMs defined in text); `clock` stamps xruns.
+    /// (for PCMs defined in text). Xruns are stamped with the kernel's own times (the status' trigger
+    /// time of the stop).
     public init(name: String, direction: PCMDirection, configuration: PCMConfiguration,
-                alsaConfiguration: ALSAConfiguration? = nil,
-                clock: any MonotonicClock = SystemClock.shared) throws(PCMError) {
+                alsaConfiguration: ALSAConfiguration? = nil) throws(PCMError) {
         calsa_capture_messages()
         calsa_clear_last_message()
         let stream = direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
@@ -87,7 +87,6 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
         self.name = name
         self.direction = direction
         self.configuration = configuration
-        self.clock = clock
         self.alsaConfiguration = alsaConfiguration
     }
 
@@ -99,7 +98,9 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
         let before = users.bitwiseOr(Self.closingBit, ordering: .acquiringAndReleasing).oldValue
         guard before & Self.closingBit == 0 else { return }
         if before != 0 { snd_pcm_drop(handle) }   // wakes a read or write blocked on another thread
-        while users.load(ordering: .acquiring) != Self.closingBit { clock.sleep(for: .microseconds(50)) }
+        while users.load(ordering: .acquiring) != Self.closingBit {
+            SystemClock.shared.sleep(for: .microseconds(50))
+        }
         snd_pcm_close(handle)
     }
 
