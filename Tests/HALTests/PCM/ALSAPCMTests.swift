@@ -112,6 +112,7 @@ struct ALSAPCMTests {
         var tail = [UInt8](repeating: 0, count: 4096 * 4)
         let count = try tail.withUnsafeMutableBytes { try device.read(into: $0) }
         #expect(count == 1024)
+        guard count == 1024 else { return }
         let tailIsTheFile = Array(tail[0..<count * 4]) == Array(bytes[2048 * 4..<(2048 + count) * 4])
         #expect(tailIsTheFile, "the tail is not frames 2048..<3072 of the input file")
         #expect(device.state == .setup)
