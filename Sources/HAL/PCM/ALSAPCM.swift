@@ -10,7 +10,11 @@ import Synchronization
 /// `ALSAConfiguration`), interleaved read/write access.
 ///
 /// The handle is always opened non-blocking, so a busy device answers EBUSY instead of hanging the
-/// open; blocking I/O is switched on afterwards unless the configuration asks for non-blocking.
+/// open; blocking I/O is switched on afterwards unless the configuration asks for non-blocking. The
+/// kernel's transfers keep the O_NONBLOCK of the open, though (pcm_lib.c __snd_pcm_lib_xfer reads
+/// `substream->f_flags`, set by snd_pcm_open_substream; snd_pcm_nonblock's fcntl changes only the
+/// file's flags, which drain reads): a blocking stream that is answered EAGAIN waits (snd_pcm_wait) and
+/// tries again.
 public final class ALSAPCM: PCMDevice, @unchecked Sendable {
     public let name: String
     public let direction: PCMDirection
@@ -245,7 +249,8 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
         if tailFrames.load(ordering: .relaxed) == 0 {
             // End of stream: a paused capture is stopped (to setup), as the kernel stops a draining
             // one when its tail is read (pcm_lib.c __snd_pcm_lib_xfer).
-            if snd_pcm_state(pcm) == SND_PCM_STATE_PAUSED { _ = snd_pcm_drop(pcm) }
+            let state = snd_pcm_state(pcm)
+            if state == SND_PCM_STATE_PAUSED || state == SND_PCM_STATE_DRAINING { _ = snd_pcm_drop(pcm) }
         }
         return done
     }
@@ -263,12 +268,15 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
         }
     }
 
-    /// Handles a failed transfer: true to retry (interrupted, or an xrun recovered), false to stop
-    /// (would block); throws anything else.
+    /// Handles a failed transfer: true to retry (interrupted, room or frames waited for, or an xrun
+    /// recovered), false to stop (would block, non-blocking); throws anything else.
     private func transferFailed(_ pcm: OpaquePointer, code: Int32, operation: String) throws(PCMError) -> Bool {
         switch code {
         case EINTR: return true
-        case EAGAIN: return false
+        case EAGAIN:
+            guard !configuration.nonBlocking else { return false }
+            let ready = snd_pcm_wait(pcm, 1000)
+            return ready >= 0 || ready == -EAGAIN ? true : try transferFailed(pcm, code: -ready, operation: operation)
         case EPIPE, ESTRPIPE:
             let error: PCMError = code == EPIPE
                 ? .xrun(name: name, direction: direction) : .suspended(name: name, direction: direction)

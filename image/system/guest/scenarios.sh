@@ -232,8 +232,9 @@ alsa_errors() {
         hw=$(field /tmp/over.status hw_ptr) appl=$(field /tmp/over.status appl_ptr)
         stopped=$(out_field /tmp/over.out stopped-ns) kernel_stop=$(ns_of "$(field /tmp/over.status trigger_time)")
         gap=$(( ${position:-0} - ${frame:-0} )) least=$(( (stall - 1000) * 48 ))
-        check alsa.overrun "capture overrun recovered: frame $frame (kernel hw_ptr $hw, appl_ptr $appl), stopped at $stopped ns (kernel trigger_time $kernel_stop ns), $gap frames lost after the stop (at least $least)" \
+        check alsa.overrun "capture overrun recovered after $(out_field /tmp/over.out read) frames read: frame $frame (kernel hw_ptr $hw, appl_ptr $appl), stopped at $stopped ns (kernel trigger_time $kernel_stop ns), $gap frames lost after the stop (at least $least)" \
             [ $status -eq 0 -a "$(field /tmp/over.status state)" = XRUN -a "$(out_field /tmp/over.out xruns)" = 1 \
+              -a "$(out_field /tmp/over.out read)" = 16384 -a "$appl" = 16384 \
               -a "$frame" = "$hw" -a "$stopped" = "$kernel_stop" -a $gap -ge $least ]
     else
         fail alsa.overrun "the capture did not start"; show /tmp/over.out; kill $p 2>/dev/null
@@ -252,7 +253,7 @@ alsa_errors() {
         tail=$(out_field /tmp/tail.out frames) avail=$(field /tmp/tail.status avail)
         read=$(out_field /tmp/tail.out read) position=$(out_field /tmp/tail.out position)
         check alsa.tail "drained capture: tail of $tail frames read to the end (kernel: $(field /tmp/tail.status state), avail $avail), position $position = $read + $tail" \
-            [ $status -eq 0 -a "${tail:-0}" -gt 0 -a "$tail" = "$avail" -a "$position" = $((read + tail)) \
+            [ $status -eq 0 -a "$read" = 16384 -a "${tail:-0}" -gt 0 -a "$tail" = "$avail" -a "$position" = $((read + tail)) \
               -a "$(out_field /tmp/tail.out state)" = setup ]
     else
         fail alsa.tail "the capture did not start"; show /tmp/tail.out; kill $p 2>/dev/null
