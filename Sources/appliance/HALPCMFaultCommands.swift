@@ -4,6 +4,15 @@ import HAL
 /// The ALSA error paths, forced on a real device for the system test: an underrun, an overrun, a suspend
 /// and the tail of a drained capture. Each prints what the HAL counted, so the rig can hold it against
 /// what the kernel shows in /proc/asound/.../status while the stream stands stopped.
+extension HALPCMCommand.Stream {
+    /// Opens the stream, runs `body` on it and closes it; a `PCMError` becomes the command's error.
+    func run(_ direction: PCMDirection, _ body: (ALSAPCM) throws(PCMError) -> Void) throws {
+        let pcm = try open(direction)
+        defer { pcm.close() }
+        do throws(PCMError) { try body(pcm) } catch { throw HALCommandError(error) }
+    }
+}
+
 extension HALPCMCommand {
     /// Writes silence until `frames` frames are written; returns what was written.
     static func writeSilence(_ pcm: ALSAPCM, frames: Int) throws(PCMError) -> Int {
@@ -53,8 +62,7 @@ extension HALPCMCommand {
         @Option(name: .customLong("stall-ms")) var stallMilliseconds: Int = 3000
 
         func run() throws {
-            let pcm = try stream.open(.playback)
-            do throws(PCMError) {
+            try stream.run(.playback) { pcm throws(PCMError) in
                 let written = try writeSilence(pcm, frames: frames)
                 emit("stalled written=\(written) state=\(pcm.state)")
                 SystemClock.shared.sleep(for: .milliseconds(stallMilliseconds))
@@ -62,8 +70,7 @@ extension HALPCMCommand {
                 _ = try writeSilence(pcm, frames: pcm.parameters.bufferFrames)
                 try pcm.drain()
                 emit("underrun \(report(pcm)) position=\(try pcm.framePosition().frame)")
-            } catch { throw HALCommandError(error) }
-            pcm.close()
+            }
         }
     }
 
@@ -77,8 +84,7 @@ extension HALPCMCommand {
         @Option(name: .customLong("stall-ms")) var stallMilliseconds: Int = 3000
 
         func run() throws {
-            let pcm = try stream.open(.capture)
-            do throws(PCMError) {
+            try stream.run(.capture) { pcm throws(PCMError) in
                 let read = try HALPCMCommand.read(pcm, frames: frames)
                 let stalled = SystemClock.shared.now
                 emit("stalled read=\(read) state=\(pcm.state)")
@@ -89,8 +95,7 @@ extension HALPCMCommand {
                 let stoppedAt = pcm.xruns.lastTime ?? stalled
                 emit("overrun \(report(pcm)) position=\(position.frame) stopped-ns=\(stoppedAt.nanoseconds) "
                      + "recovered-ns=\(position.time.nanoseconds) stall-start-ns=\(stalled.nanoseconds)")
-            } catch { throw HALCommandError(error) }
-            pcm.close()
+            }
         }
     }
 
@@ -102,16 +107,14 @@ extension HALPCMCommand {
         @Option(help: "Seconds to play.") var seconds: Int = 12
 
         func run() throws {
-            let pcm = try stream.open(.playback)
-            do throws(PCMError) {
+            try stream.run(.playback) { pcm throws(PCMError) in
                 let total = seconds * pcm.parameters.rate
                 var done = try writeSilence(pcm, frames: pcm.parameters.bufferFrames)
                 emit("playing state=\(pcm.state)")
                 while done < total { done += try writeSilence(pcm, frames: pcm.parameters.periodFrames) }
                 try pcm.drain()
                 emit("suspend \(report(pcm)) written=\(done) position=\(try pcm.framePosition().frame)")
-            } catch { throw HALCommandError(error) }
-            pcm.close()
+            }
         }
     }
 
@@ -125,8 +128,7 @@ extension HALPCMCommand {
         @Option(name: .customLong("hold-ms")) var holdMilliseconds: Int = 2000
 
         func run() throws {
-            let pcm = try stream.open(.capture)
-            do throws(PCMError) {
+            try stream.run(.capture) { pcm throws(PCMError) in
                 let read = try HALPCMCommand.read(pcm, frames: frames)
                 SystemClock.shared.sleep(for: .milliseconds(waitMilliseconds))
                 try pcm.drain()
@@ -135,8 +137,7 @@ extension HALPCMCommand {
                 SystemClock.shared.sleep(for: .milliseconds(holdMilliseconds))
                 let tail = try HALPCMCommand.read(pcm, frames: Int.max)
                 emit("tail frames=\(tail) state=\(pcm.state) position=\(try pcm.framePosition().frame) \(report(pcm))")
-            } catch { throw HALCommandError(error) }
-            pcm.close()
+            }
         }
     }
 }
