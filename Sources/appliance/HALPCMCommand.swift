@@ -5,7 +5,7 @@ import HAL
 struct HALPCMCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pcm", abstract: "ALSA PCMs through the HAL.",
-        subcommands: [Open.self, Play.self, Capture.self, Compare.self])
+        subcommands: [Open.self, Play.self, Capture.self, Compare.self, Underrun.self, Overrun.self, Suspend.self, Tail.self])
 
     /// The stream parameters every subcommand takes.
     struct Stream: ParsableArguments {

@@ -91,7 +91,7 @@ status=0
 started=$SECONDS
 timeout "$timeout" qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1024 -nographic -no-reboot -nic none \
     -kernel "$kernel_image" -initrd "$out/initramfs.cpio.gz" \
-    -append "console=ttyAMA0 rdinit=/init panic=-1 loglevel=3 SCENARIOS=${scenarios// /,}" < /dev/null > "$log" 2>&1 &
+    -append "console=ttyAMA0 no_console_suspend rdinit=/init panic=-1 loglevel=3 SCENARIOS=${scenarios// /,}" < /dev/null > "$log" 2>&1 &
 qemu=$!
 tail -n +1 -F --pid="$qemu" "$log" 2>/dev/null | tr -d '\r' \
     | grep --line-buffered -E '^(RESULT|SCENARIO|SYSTEM-TEST)' | sed -u 's/^/  /' >&2 || true

@@ -87,7 +87,9 @@ enum ALSAHardwareParameters {
         return (Int(rate), Int(period), Int(bufferFrames), snd_pcm_hw_params_can_pause(space) != 0)
     }
 
-    /// Start threshold and wake-up size; the stop threshold stays at the buffer size (an xrun when it runs dry).
+    /// Start threshold and wake-up size; the stop threshold stays at the buffer size (an xrun when it runs
+    /// dry). Timestamps are switched on and put on CLOCK_MONOTONIC, so `snd_pcm_status` stamps every
+    /// reading on the clock the rest of the HAL uses (the default type is the wall clock, which jumps).
     static func installSoftware(on pcm: OpaquePointer, startThreshold: Int, availMin: Int, name: String)
         throws(PCMError) {
         var software: OpaquePointer?
@@ -98,6 +100,8 @@ enum ALSAHardwareParameters {
         var result = snd_pcm_sw_params_current(pcm, software)
         if result == 0 { result = snd_pcm_sw_params_set_start_threshold(pcm, software, snd_pcm_uframes_t(startThreshold)) }
         if result == 0 { result = snd_pcm_sw_params_set_avail_min(pcm, software, snd_pcm_uframes_t(availMin)) }
+        if result == 0 { result = snd_pcm_sw_params_set_tstamp_mode(pcm, software, SND_PCM_TSTAMP_ENABLE) }
+        if result == 0 { result = snd_pcm_sw_params_set_tstamp_type(pcm, software, SND_PCM_TSTAMP_TYPE_MONOTONIC) }
         if result == 0 { result = snd_pcm_sw_params(pcm, software) }
         guard result == 0 else {
             throw PCMError.io(name: name, operation: "set software parameters", errno: Errno(-result),

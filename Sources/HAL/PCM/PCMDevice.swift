@@ -33,15 +33,20 @@ public protocol PCMDevice: AnyObject, Sendable {
     func available() throws(PCMError) -> Int
     /// Frames between the application and the converter: queued to play, or captured and not yet read.
     func delay() throws(PCMError) -> Int
-    /// The running frame position on the device clock (see the type's notes).
-    func framePosition() throws(PCMError) -> Int64
+    /// The running frame position on the device clock (see the type's notes), with the monotonic time it
+    /// refers to. Safe from any thread, also while another thread closes the stream (it then throws
+    /// `.badState(..., .closed)`).
+    func framePosition() throws(PCMError) -> PCMFramePosition
 
     /// Starts the stream now instead of at the start threshold.
     func start() throws(PCMError)
     /// Stops at once, discarding queued frames; the stream is prepared again for new frames.
     func drop() throws(PCMError)
-    /// Playback: plays out what is queued, then stops (blocks until then); capture: stops and keeps what
-    /// was captured for reading. The stream is prepared again afterwards.
+    /// Playback: plays out what is queued, then stops (blocks until then) and is prepared again.
+    /// Capture: stops capturing and keeps what was captured (alsa-lib's snd_pcm_drain: "for capture stop
+    /// PCM permitting to retrieve residual frames"): the state is `.draining` while that tail is left,
+    /// `read` returns it and then 0 frames (end of stream), and the state is `.setup`; `drop()` prepares
+    /// the stream for a new capture.
     func drain() throws(PCMError)
     /// Freezes a running stream where it is; throws `.unsupported` when the device cannot.
     func pause() throws(PCMError)

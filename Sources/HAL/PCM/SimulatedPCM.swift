@@ -199,10 +199,14 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
         }
     }
 
-    public func framePosition() throws(PCMError) -> Int64 {
+    /// The hardware pointer moves at period boundaries, so a running stream's position refers to the last
+    /// boundary passed; a stopped one's to now.
+    public func framePosition() throws(PCMError) -> PCMFramePosition {
         try locked { () throws(PCMError) in
             try usable("query position")
-            return direction == .playback ? streamFrames - queuedFrames : streamFrames + queuedFrames
+            let frame = direction == .playback ? streamFrames - queuedFrames : streamFrames + queuedFrames
+            let moving = currentState == .running || (currentState == .draining && direction == .playback)
+            return PCMFramePosition(frame: frame, time: moving ? boundary(periodsSinceAnchor) : clock.now)
         }
     }
 
@@ -228,6 +232,9 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
             let next: Timestamp? = try locked { () throws(PCMError) in
                 try checkForIO("wait")
                 if availableFrames >= Int64(parameters.availMin) { return nil }
+                if direction == .capture && (currentState == .draining || currentState == .setup) {
+                    return nil   // the tail, or the end of the stream, can be read now
+                }
                 guard currentState == .running || currentState == .draining else {
                     guard deadline != nil else {
                         throw PCMError.badState(name: name, operation: "wait without a deadline", state: currentState)
@@ -258,7 +265,14 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     }
 
     public func drain() throws(PCMError) {
-        guard direction == .playback else { return try drop() }
+        guard direction == .playback else {
+            // As the kernel drains a capture (pcm_native.c snd_pcm_do_drain_init): a running stream stops,
+            // draining while captured frames wait to be read, in setup when none do.
+            return try locked { () throws(PCMError) in
+                try usable("drain")
+                if currentState == .running { currentState = queuedFrames > 0 ? .draining : .setup }
+            }
+        }
         while true {
             let next: Timestamp? = try locked { () throws(PCMError) in
                 try usable("drain")
@@ -348,7 +362,8 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
 
     /// Brings the device up to `now`: every period boundary passed moves a period.
     private func advance(to now: Timestamp) {
-        while currentState == .running || currentState == .draining {
+        // A draining capture has stopped; a draining playback plays on.
+        while currentState == .running || (currentState == .draining && direction == .playback) {
             let next = boundary(periodsSinceAnchor + 1)
             guard next <= now else { return }
             periodsSinceAnchor += 1
@@ -480,8 +495,17 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
         let position = direction == .playback ? streamFrames - queuedFrames : streamFrames + queuedFrames
         switch currentState {
         case .xrun:
-            xruns.recordXrun(at: pendingXrunTime ?? clock.now, frame: position)
+            let stoppedAt = pendingXrunTime ?? clock.now
+            xruns.recordXrun(at: stoppedAt, frame: position)
             pendingXrunTime = nil
+            if direction == .capture {
+                // The device clock ran on while the overrun held the stream stopped: those frames were
+                // never captured. Count them (the prepare below counts the ones waiting in the buffer).
+                let stopped = max(clock.now - stoppedAt, .zero).nanoseconds
+                let missed = Int64(1_000_000_000).dividingFullWidth(stopped.multipliedFullWidth(by: Int64(parameters.rate))).quotient
+                streamFrames += missed
+                produced += missed
+            }
             prepare()
         case .suspended:
             xruns.recordSuspend(at: clock.now, frame: position)
@@ -504,6 +528,10 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
         while done < total {
             let next: Timestamp? = try locked { () throws(PCMError) in
                 try checkForIO(operation)
+                if direction == .capture && currentState == .draining && availableFrames == 0 {
+                    currentState = .setup    // the tail is read: the kernel stops the stream (pcm_lib.c)
+                }
+                if direction == .capture && currentState == .setup { return nil }   // end of stream
                 if direction == .capture && currentState == .prepared && total - done >= parameters.startThreshold {
                     begin(at: clock.now)
                 }

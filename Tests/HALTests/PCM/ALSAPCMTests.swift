@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HAL
 
@@ -46,7 +47,7 @@ struct ALSAPCMTests {
         let chunks = seededChunks(total: frames, maxChunk: 700, seed: 7)
         #expect(try writeInChunks(device, bytes, chunks: chunks) == frames)
         try device.drain()
-        #expect(try device.framePosition() == Int64(frames))
+        #expect(try device.framePosition().frame == Int64(frames))
         #expect(device.xruns.count == 0)
         device.close()
         #expect(device.state == .closed)
@@ -83,8 +84,89 @@ struct ALSAPCMTests {
             offset = end
         }
         #expect(captured == bytes)
-        #expect(try device.framePosition() >= Int64(frames))
+        #expect(try device.framePosition().frame >= Int64(frames))
         device.close()
+    }
+
+    /// alsa-lib's snd_pcm_drain: "For capture stop PCM permitting to retrieve residual frames" (pcm.c).
+    /// The tail is what was waiting when it stopped: alsa-lib's null plugin always has a full buffer
+    /// waiting (pcm_null.c snd_pcm_null_avail_update: buffer_size unless prepared), and the file plugin
+    /// fills what is read from its infile (pcm_file.c snd_pcm_file_readi). So after 2048 frames, the tail
+    /// is exactly the next 1024 frames of the file (the buffer), then the end of the stream.
+    @Test func aDrainedCaptureTailIsReadUntilTheEnd() throws {
+        let frames = 4096
+        let bytes = seededBytes(frames * 4, seed: 77)
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.file("in.raw")))
+        let config = try configuration()
+        let device = try ALSAPCM(name: "testinput", direction: .capture, configuration: request(.s16LE),
+                                 alsaConfiguration: config)
+        var captured = [UInt8](repeating: 0, count: 256 * 4)
+        for chunk in 0..<8 {      // 2048 frames, a period at a time
+            #expect(try captured.withUnsafeMutableBytes { try device.read(into: $0) } == 256)
+            let same = captured == Array(bytes[chunk * 1024..<(chunk + 1) * 1024])
+            #expect(same, "chunk \(chunk) differs from the input file")
+        }
+        try device.drain()
+        #expect(device.state == .draining)
+        #expect(try device.framePosition().frame == 2048 + 1024)
+        var tail = [UInt8](repeating: 0, count: 4096 * 4)
+        let count = try tail.withUnsafeMutableBytes { try device.read(into: $0) }
+        #expect(count == 1024)
+        guard count == 1024 else { return }
+        let tailIsTheFile = Array(tail[0..<count * 4]) == Array(bytes[2048 * 4..<(2048 + count) * 4])
+        #expect(tailIsTheFile, "the tail is not frames 2048..<3072 of the input file")
+        #expect(device.state == .setup)
+        #expect(try tail.withUnsafeMutableBytes { try device.read(into: $0) } == 0)   // end of stream
+        #expect(try device.framePosition().frame == 3072)
+        try device.drop()
+        #expect(device.state == .prepared)
+        device.close()
+    }
+
+    /// The position's time is the status' timestamp on CLOCK_MONOTONIC (sw params tstamp type
+    /// MONOTONIC, alsa-lib pcm.c snd_pcm_sw_params_set_tstamp_type), so it falls between two readings of
+    /// that clock taken around the call; alsa-lib's default type is gettimeofday, which does not.
+    @Test func thePositionIsStampedOnTheMonotonicClock() throws {
+        let config = try configuration()
+        let device = try ALSAPCM(name: "null", direction: .playback, configuration: request(.s16LE),
+                                 alsaConfiguration: config)
+        let silence = [UInt8](repeating: 0, count: 1024 * 4)
+        #expect(try silence.withUnsafeBytes { try device.write($0) } == 1024)
+        let before = SystemClock.shared.now
+        let position = try device.framePosition()
+        let after = SystemClock.shared.now
+        #expect(position.time >= before && position.time <= after, "\(position.time) not in \(before)...\(after)")
+        device.close()
+    }
+
+    /// close() must not free the handle under a thread that is querying it: another thread hammers
+    /// `state` and `framePosition()` while the stream is closed, 300 times. Before the fix the handle
+    /// was freed with queries in flight (a use after free: with MALLOC_PERTURB_ set, a crash).
+    @Test func closingWhileAnotherThreadQueriesIsSafe() throws {
+        let config = try configuration()
+        for _ in 0..<300 {
+            let device = try ALSAPCM(name: "null", direction: .playback, configuration: request(.s16LE),
+                                     alsaConfiguration: config)
+            let queries = Atomic<Int>(0)
+            let stop = Atomic<Bool>(false)
+            let finished = Atomic<Bool>(false)
+            let closedSeen = Atomic<Bool>(false)
+            let hammer = Thread {
+                while !stop.load(ordering: .acquiring) {
+                    if device.state == .closed { closedSeen.store(true, ordering: .releasing) }
+                    if (try? device.framePosition()) == nil { closedSeen.store(true, ordering: .releasing) }
+                    queries.wrappingAdd(1, ordering: .relaxed)
+                }
+                finished.store(true, ordering: .releasing)
+            }
+            hammer.start()
+            while queries.load(ordering: .relaxed) < 20 { sched_yield() }
+            device.close()
+            #expect(device.state == .closed)
+            while !closedSeen.load(ordering: .acquiring) { sched_yield() }   // it saw the close, and lived
+            stop.store(true, ordering: .releasing)
+            while !finished.load(ordering: .acquiring) { sched_yield() }
+        }
     }
 
     @Test func anUnknownNameIsNoSuchDevice() throws {

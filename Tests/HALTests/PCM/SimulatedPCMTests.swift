@@ -116,14 +116,14 @@ struct SimulatedPCMTests {
         clock.advance(by: .milliseconds(10))
         #expect(try device.delay() == 1440)
         #expect(try device.available() == 480)
-        #expect(try device.framePosition() == 480)
+        #expect(try device.framePosition().frame == 480)
         clock.advance(by: .milliseconds(5))                 // mid-period: the pointer moves in whole periods
-        #expect(try device.framePosition() == 480)
+        #expect(try device.framePosition().frame == 480)
         #expect(try write(device, data[1920 * 4..<2400 * 4]) == 480)
         #expect(try device.delay() == 1920)
         clock.advance(by: .milliseconds(25))                // boundaries at 20, 30 and 40 ms
         #expect(try device.delay() == 480)
-        #expect(try device.framePosition() == 1920)
+        #expect(try device.framePosition().frame == 1920)
         #expect(device.playedFrames == Array(data[0..<1920 * 4]))
         #expect(device.xruns.count == 0)
     }
@@ -136,13 +136,13 @@ struct SimulatedPCMTests {
         #expect(try write(device, frames(4096)[...]) == 4096)
         // Boundary k is at floor(k * 1024 / 44100 s): 23 219 954, 46 439 909, 69 659 863 ns (no drift).
         clock.advance(by: .nanoseconds(23_219_953))
-        #expect(try device.framePosition() == 0)
+        #expect(try device.framePosition().frame == 0)
         clock.advance(by: .nanoseconds(1))
-        #expect(try device.framePosition() == 1024)
+        #expect(try device.framePosition().frame == 1024)
         clock.advance(by: .nanoseconds(69_659_862 - 23_219_954))
-        #expect(try device.framePosition() == 2048)
+        #expect(try device.framePosition().frame == 2048)
         clock.advance(by: .nanoseconds(1))
-        #expect(try device.framePosition() == 3072)
+        #expect(try device.framePosition().frame == 3072)
     }
 
     @Test func randomWriteSizesPlayTheSameFramesAsOneWrite() throws {
@@ -185,7 +185,7 @@ struct SimulatedPCMTests {
         #expect(device.state == .running)
         clock.advance(by: .milliseconds(5))                 // the 4th period empties the buffer at 40 ms
         #expect(device.state == .xrun)
-        #expect(try device.framePosition() == 1920)
+        #expect(try device.framePosition().frame == 1920)
         clock.advance(by: .milliseconds(3))
         // The next write recovers, counts it, and restarts (start threshold: one period).
         #expect(try write(device, data[1920 * 4..<2400 * 4]) == 480)
@@ -195,7 +195,7 @@ struct SimulatedPCMTests {
         #expect(device.state == .running)
         #expect(try write(device, data[2400 * 4..<3360 * 4]) == 960)
         clock.advance(by: .milliseconds(10))
-        #expect(try device.framePosition() == 2400)
+        #expect(try device.framePosition().frame == 2400)
         #expect(device.playedFrames == Array(data[0..<2400 * 4]))
         #expect(device.xruns.report.description.hasPrefix("1 xrun, 0 suspends; last at frame 1920"))
     }
@@ -210,7 +210,7 @@ struct SimulatedPCMTests {
         #expect(device.xruns.count == 1)
         #expect(device.state == .prepared)
         #expect(try device.delay() == 0)                    // what was queued is gone, as after snd_pcm_prepare
-        #expect(try device.framePosition() == 0)
+        #expect(try device.framePosition().frame == 0)
         #expect(try write(device, frames(480)[...]) == 480)
     }
 
@@ -223,7 +223,7 @@ struct SimulatedPCMTests {
         #expect(try write(device, frames(480, seed: 9)[...]) == 480)
         #expect(device.xruns.count == 1)
         #expect(device.xruns.lastFrame == 480)
-        #expect(try device.framePosition() == 480)          // the discarded frames never played
+        #expect(try device.framePosition().frame == 480)          // the discarded frames never played
         #expect(try device.delay() == 480)
         #expect(device.state == .prepared)                  // refilling towards the start threshold
     }
@@ -240,9 +240,9 @@ struct SimulatedPCMTests {
         #expect(try write(device, frames(480)[...]) == 480)
         #expect(device.xruns.suspends == 1 && device.xruns.count == 0)
         #expect(device.state == .running)
-        #expect(try device.framePosition() == 480)
+        #expect(try device.framePosition().frame == 480)
         clock.advance(by: .milliseconds(5))                 // the period that was half done completes
-        #expect(try device.framePosition() == 960)
+        #expect(try device.framePosition().frame == 960)
 
         let plain = try playback()
         #expect(try write(plain, frames(1920)[...]) == 1920)
@@ -282,13 +282,13 @@ struct SimulatedPCMTests {
         try device.pause()
         #expect(device.state == .paused)
         clock.advance(by: .seconds(1))
-        #expect(try device.framePosition() == 480)
+        #expect(try device.framePosition().frame == 480)
         #expect(try write(device, frames(960)[...]) == 480)  // the free period fills; nothing drains while paused
         try device.resume()
         clock.advance(by: .milliseconds(4))
-        #expect(try device.framePosition() == 480)
+        #expect(try device.framePosition().frame == 480)
         clock.advance(by: .milliseconds(1))
-        #expect(try device.framePosition() == 960)
+        #expect(try device.framePosition().frame == 960)
         #expect(device.xruns.count == 0)
 
         let fixed = SimulatedPCMHardware(name: "nopause", formats: [.s16LE], rates: [48000], channels: 2...2,
@@ -308,7 +308,7 @@ struct SimulatedPCMTests {
         try device.drop()
         #expect(device.state == .prepared)
         #expect(try device.delay() == 0)
-        #expect(try device.framePosition() == 960)
+        #expect(try device.framePosition().frame == 960)
         clock.advance(by: .seconds(1))
         #expect(device.playedFrames == Array(data[0..<960 * 4]))
     }
@@ -331,7 +331,7 @@ struct SimulatedPCMTests {
         #expect(advances == 3)
         #expect(device.state == .prepared)
         #expect(device.playedFrames == data)
-        #expect(try device.framePosition() == 1000)
+        #expect(try device.framePosition().frame == 1000)
         #expect(device.xruns.count == 0)
     }
 
@@ -424,7 +424,7 @@ struct SimulatedPCMTests {
         #expect(device.state == .running)
         clock.advance(by: .milliseconds(20))
         #expect(try device.available() == 960)
-        #expect(try device.framePosition() == 960)
+        #expect(try device.framePosition().frame == 960)
         #expect(try read(device, frames: 960) == expected(0..<960))
         clock.advance(by: .milliseconds(10))
         #expect(try read(device, frames: 100) == expected(960..<1060))
@@ -443,7 +443,59 @@ struct SimulatedPCMTests {
         #expect(device.xruns.lastTime == Timestamp.zero + .milliseconds(40))
         clock.advance(by: .milliseconds(10))
         #expect(try read(device, frames: 480) == expected(1920..<2400))
-        #expect(try device.framePosition() == 2400)
+        #expect(try device.framePosition().frame == 2400)
+    }
+
+    /// The kernel stops a drained capture and keeps what it captured (pcm_native.c snd_pcm_do_drain_init:
+    /// DRAINING while frames wait, SETUP when none do); reads return that tail, and once it is read the
+    /// stream stops in SETUP and a read ends (pcm_lib.c __snd_pcm_lib_xfer: avail 0 while DRAINING).
+    @Test func aDrainedCaptureKeepsItsTailReadableUntilTheEnd() throws {
+        let device = try capture()
+        _ = try read(device, frames: 1)                     // starts at 0 ms
+        clock.advance(by: .milliseconds(20))                // two periods captured: frames 0..<960
+        #expect(try read(device, frames: 480) == expected(0..<480))
+        try device.drain()
+        #expect(device.state == .draining)
+        clock.advance(by: .milliseconds(30))                // stopped: nothing more is captured
+        #expect(try device.framePosition().frame == 960)
+        #expect(try device.wait(timeout: .zero))            // the tail is ready
+        #expect(try read(device, frames: 1000) == expected(480..<960))
+        #expect(device.state == .setup)
+        #expect(try read(device, frames: 1000).isEmpty)     // end of stream
+        #expect(try device.framePosition().frame == 960)
+        try device.drop()                                    // prepared for a new capture
+        #expect(device.state == .prepared)
+        #expect(device.xruns.count == 0)
+    }
+
+    /// An overrun stops the stream at the stop threshold (the buffer size) until it is prepared again
+    /// (pcm_lib.c snd_pcm_update_state -> __snd_pcm_xrun); the device clock runs on meanwhile, so the
+    /// frames of the whole stopped interval are lost, not one buffer: recovering 1 s after the start, the
+    /// position is 1 s of frames (48000) and the generator continues from there.
+    @Test func anOverrunLosesTheTimeTheStreamStoodStopped() throws {
+        let device = try capture()
+        _ = try read(device, frames: 1)                     // starts at 0 ms
+        clock.advance(by: .milliseconds(1000))              // full at 40 ms, then stopped for 960 ms
+        #expect(device.state == .xrun)
+        #expect(try read(device, frames: 480).isEmpty)      // recovered and restarted at 1000 ms
+        #expect(device.xruns.count == 1)
+        #expect(device.xruns.lastFrame == 1920)             // where it broke: the buffer full
+        #expect(device.xruns.lastTime == Timestamp.zero + .milliseconds(40))
+        #expect(try device.framePosition().frame == 48000)
+        clock.advance(by: .milliseconds(10))
+        #expect(try read(device, frames: 480) == expected(48000..<48480))
+    }
+
+    /// The position and its time come together: a running stream's hardware pointer is at the last
+    /// period boundary, 20 ms after the start at 2 periods of 10 ms.
+    @Test func thePositionCarriesTheTimeItRefersTo() throws {
+        let device = try capture()
+        clock.advance(by: .milliseconds(5))
+        _ = try read(device, frames: 1)                     // starts at 5 ms
+        clock.advance(by: .milliseconds(27))                // 32 ms: boundaries at 15 and 25 ms passed
+        #expect(try device.framePosition() == PCMFramePosition(frame: 960, time: Timestamp.zero + .milliseconds(25)))
+        try device.drop()                                   // stopped: the position refers to now
+        #expect(try device.framePosition() == PCMFramePosition(frame: 960, time: Timestamp.zero + .milliseconds(32)))
     }
 
     @Test func randomReadSizesCaptureTheSameFramesAsOneRead() throws {

@@ -208,6 +208,112 @@ alsa() {
     else
         fail alsa.dummy "playing into hw:Dummy,0,0 failed"; show /tmp/dummy.out
     fi
+    alsa_errors
+}
+
+# ---- ALSA error paths on snd-aloop, held against the kernel's own view of the stream -------------------------
+# While the appliance stands stalled, the substream's /proc/asound/.../status (sound/core/pcm.c
+# snd_pcm_substream_proc_status_read, from snd_pcm_status64) shows the state, the trigger time of the stop,
+# avail, hw_ptr and appl_ptr: the expected values come from there, not from the appliance.
+
+# field FILE NAME: the value of "NAME : value" in a status file.
+field() { sed -n "s/^$2 *: *//p" "$1" | head -1; }
+# Waits up to $3 tenths of a second for "state: $2" in status file $1, then copies it to $4.
+wait_state() {
+    n=0
+    while ! grep -q "^state: $2" "$1" 2>/dev/null; do n=$((n + 1)); [ $n -gt $3 ] && break; sleep 0.1; done
+    cp "$1" "$4"
+}
+# out_field FILE KEY: the value of key=value on the appliance's result line.
+out_field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | tail -1; }
+# A kernel "sec.nsec" time as nanoseconds (string-wise, no overflow), without leading zeros.
+ns_of() { echo "${1%.*}${1#*.}" | sed 's/^0*//'; }
+
+alsa_errors() {
+    # Underrun: 16384 frames played (start at the buffer), then no more for 4 s. The kernel stops a playback
+    # when avail reaches the stop threshold, the buffer size (pcm_lib.c snd_pcm_update_state): everything
+    # written has played, so the underrun's frame is the kernel's appl_ptr.
+    st=/proc/asound/Loopback/pcm0p/sub2/status
+    $app hal pcm underrun --device hw:Loopback,0,2 --frames 16384 --stall-ms 4000 > /tmp/under.out 2>&1 &
+    p=$!
+    if wait_for /tmp/under.out 30 '^stalled'; then
+        wait_state $st XRUN 35 /tmp/under.status
+        wait $p; status=$?
+        show /tmp/under.out; show /tmp/under.status
+        frame=$(out_field /tmp/under.out frame) appl=$(field /tmp/under.status appl_ptr) hw=$(field /tmp/under.status hw_ptr)
+        check alsa.underrun "playback underrun recovered: xruns $(out_field /tmp/under.out xruns), frame $frame; kernel stopped in $(field /tmp/under.status state) with appl_ptr $appl hw_ptr $hw" \
+            [ $status -eq 0 -a "$(field /tmp/under.status state)" = XRUN -a "$(out_field /tmp/under.out xruns)" = 1 \
+              -a "$frame" = "$appl" -a "${hw:-0}" -ge "${appl:-1}" ]
+    else
+        fail alsa.underrun "the player did not start"; show /tmp/under.out; kill $p 2>/dev/null
+    fi
+
+    # Overrun: 16384 frames read, then none for 4 s. The kernel stops a capture when avail reaches the
+    # buffer size; the overrun's frame is where it stopped (hw_ptr), its time the stop's trigger time; the
+    # frames of the stopped time are lost too, so the position afterwards is ahead by about the stall.
+    st=/proc/asound/Loopback/pcm1c/sub3/status
+    stall=4000
+    $app hal pcm overrun --device hw:Loopback,1,3 --frames 16384 --stall-ms $stall > /tmp/over.out 2>&1 &
+    p=$!
+    if wait_for /tmp/over.out 30 '^stalled'; then
+        wait_state $st XRUN 35 /tmp/over.status
+        wait $p; status=$?
+        show /tmp/over.out; show /tmp/over.status
+        frame=$(out_field /tmp/over.out frame) position=$(out_field /tmp/over.out position)
+        hw=$(field /tmp/over.status hw_ptr) appl=$(field /tmp/over.status appl_ptr)
+        stopped=$(out_field /tmp/over.out stopped-ns) kernel_stop=$(ns_of "$(field /tmp/over.status trigger_time)")
+        gap=$(( ${position:-0} - ${frame:-0} )) least=$(( (stall - 1000) * 48 ))
+        check alsa.overrun "capture overrun recovered after $(out_field /tmp/over.out read) frames read: frame $frame (kernel hw_ptr $hw, appl_ptr $appl), stopped at $stopped ns (kernel trigger_time $kernel_stop ns), $gap frames lost after the stop (at least $least)" \
+            [ $status -eq 0 -a "$(field /tmp/over.status state)" = XRUN -a "$(out_field /tmp/over.out xruns)" = 1 \
+              -a "$(out_field /tmp/over.out read)" = 16384 -a "$appl" = 16384 \
+              -a "$frame" = "$hw" -a "$stopped" = "$kernel_stop" -a $gap -ge $least ]
+    else
+        fail alsa.overrun "the capture did not start"; show /tmp/over.out; kill $p 2>/dev/null
+    fi
+
+    # The tail of a drained capture: after 16384 frames and 100 ms unread, a drain; the kernel's view of the
+    # stopped stream gives the frames waiting (avail); the appliance must read exactly those, then end.
+    st=/proc/asound/Loopback/pcm1c/sub4/status
+    $app hal pcm tail --device hw:Loopback,1,4 --period-frames 1024 --periods 16 --frames 16384 --wait-ms 100 \
+        --hold-ms 3000 > /tmp/tail.out 2>&1 &
+    p=$!
+    if wait_for /tmp/tail.out 30 '^drained'; then
+        sleep 0.5; cp $st /tmp/tail.status
+        wait $p; status=$?
+        show /tmp/tail.out; show /tmp/tail.status
+        tail=$(out_field /tmp/tail.out frames) avail=$(field /tmp/tail.status avail)
+        read=$(out_field /tmp/tail.out read) position=$(out_field /tmp/tail.out position)
+        check alsa.tail "drained capture: tail of $tail frames read to the end (kernel: $(field /tmp/tail.status state), avail $avail), position $position = $read + $tail" \
+            [ $status -eq 0 -a "$read" = 16384 -a "${tail:-0}" -gt 0 -a "$tail" = "$avail" -a "$position" = $((read + tail)) \
+              -a "$(out_field /tmp/tail.out state)" = setup ]
+    else
+        fail alsa.tail "the capture did not start"; show /tmp/tail.out; kill $p 2>/dev/null
+    fi
+
+    # Suspend: the PM core's test mode suspends every device (snd-aloop's PCMs get SUSPENDED: pcm.c
+    # do_pcm_suspend -> snd_pcm_suspend_all), waits, and resumes, with no firmware needed
+    # (kernel/power/suspend.c suspend_test(TEST_DEVICES), /sys/power/pm_test, CONFIG_PM_DEBUG).
+    if [ -w /sys/power/pm_test ] && grep -q freeze /sys/power/state; then
+        echo devices > /sys/power/pm_test
+        [ -w /sys/module/suspend/parameters/pm_test_delay ] && echo 2 > /sys/module/suspend/parameters/pm_test_delay
+        $app hal pcm suspend --device hw:Loopback,0,5 --periods 16 --seconds 12 > /tmp/suspend.out 2>&1 &
+        p=$!
+        if wait_for /tmp/suspend.out 30 '^playing'; then
+            sleep 1
+            echo freeze > /sys/power/state 2>/tmp/suspend.err; sstatus=$?
+            cp /proc/asound/Loopback/pcm0p/sub5/status /tmp/suspend.status
+            wait $p; status=$?
+            show /tmp/suspend.out; show /tmp/suspend.err; show /tmp/suspend.status
+            check alsa.suspend "system suspend (pm_test devices, exit $sstatus) met and resumed: suspends $(out_field /tmp/suspend.out suspends), xruns $(out_field /tmp/suspend.out xruns), $(out_field /tmp/suspend.out written) frames written" \
+                [ $status -eq 0 -a $sstatus -eq 0 -a "$(out_field /tmp/suspend.out suspends)" = 1 \
+                  -a "$(out_field /tmp/suspend.out written)" -ge $((12 * 48000)) ]
+        else
+            fail alsa.suspend "the player did not start"; show /tmp/suspend.out; kill $p 2>/dev/null
+        fi
+        echo none > /sys/power/pm_test
+    else
+        fail alsa.suspend "this kernel offers no way to force a suspend here: /sys/power/pm_test $( [ -e /sys/power/pm_test ] && echo present || echo absent), /sys/power/state '$(cat /sys/power/state 2>/dev/null)'"
+    fi
 }
 
 for scenario in $(echo "${SCENARIOS:-i2c,gpio,alsa}" | tr , ' '); do

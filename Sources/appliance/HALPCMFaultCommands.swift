@@ -1,0 +1,143 @@
+import ArgumentParser
+import HAL
+
+/// The ALSA error paths, forced on a real device for the system test: an underrun, an overrun, a suspend
+/// and the tail of a drained capture. Each prints what the HAL counted, so the rig can hold it against
+/// what the kernel shows in /proc/asound/.../status while the stream stands stopped.
+extension HALPCMCommand.Stream {
+    /// Opens the stream, runs `body` on it and closes it; a `PCMError` becomes the command's error.
+    func run(_ direction: PCMDirection, _ body: (ALSAPCM) throws(PCMError) -> Void) throws {
+        let pcm = try open(direction)
+        defer { pcm.close() }
+        do throws(PCMError) { try body(pcm) } catch { throw HALCommandError(error) }
+    }
+}
+
+extension HALPCMCommand {
+    /// Writes silence until `frames` frames are written; returns what was written.
+    static func writeSilence(_ pcm: ALSAPCM, frames: Int) throws(PCMError) -> Int {
+        let chunk = pcm.parameters.periodFrames
+        let silence = [UInt8](repeating: 0, count: chunk * pcm.parameters.bytesPerFrame)
+        var done = 0
+        while done < frames {
+            let step = min(chunk, frames - done)
+            let written = silence.withUnsafeBytes { bytes -> Result<Int, PCMError> in
+                let part = UnsafeRawBufferPointer(rebasing: bytes[0..<(step * pcm.parameters.bytesPerFrame)])
+                do throws(PCMError) { return .success(try pcm.write(part)) } catch { return .failure(error) }
+            }
+            done += try written.get()
+        }
+        return done
+    }
+
+    /// Reads `frames` frames, or until the end of the stream (a read of 0 after a drain); returns what was read.
+    static func read(_ pcm: ALSAPCM, frames: Int) throws(PCMError) -> Int {
+        let chunk = pcm.parameters.periodFrames
+        var space = [UInt8](repeating: 0, count: chunk * pcm.parameters.bytesPerFrame)
+        var done = 0
+        while done < frames {
+            let step = min(chunk, frames - done)
+            let got = space.withUnsafeMutableBytes { bytes -> Result<Int, PCMError> in
+                let part = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<(step * pcm.parameters.bytesPerFrame)])
+                do throws(PCMError) { return .success(try pcm.read(into: part)) } catch { return .failure(error) }
+            }
+            let count = try got.get()
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    static func report(_ pcm: ALSAPCM) -> String {
+        let xruns = pcm.xruns.report
+        return "xruns=\(xruns.count) suspends=\(xruns.suspends) frame=\(xruns.lastFrame.map(String.init) ?? "none")"
+    }
+
+    /// Plays `frames` frames of silence, stops feeding for `stall` (the device runs dry: an underrun),
+    /// then plays on: the write recovers and counts the underrun at the frame where playback stopped.
+    struct Underrun: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Force a playback underrun and recover.")
+        @OptionGroup var stream: Stream
+        @Option(help: "Frames to play before stalling.") var frames: Int = 16384
+        @Option(name: .customLong("stall-ms")) var stallMilliseconds: Int = 3000
+
+        func run() throws {
+            try stream.run(.playback) { pcm throws(PCMError) in
+                let written = try writeSilence(pcm, frames: frames)
+                emit("stalled written=\(written) state=\(pcm.state)")
+                SystemClock.shared.sleep(for: .milliseconds(stallMilliseconds))
+                emit("waking state=\(pcm.state)")
+                _ = try writeSilence(pcm, frames: pcm.parameters.bufferFrames)
+                try pcm.drain()
+                emit("underrun \(report(pcm)) position=\(try pcm.framePosition().frame)")
+            }
+        }
+    }
+
+    /// Captures `frames` frames, stops reading for `stall` (the buffer fills: an overrun), then reads on:
+    /// the read recovers and counts the overrun at the frame where the kernel stopped the stream, and the
+    /// position counts the frames the stopped stream never captured.
+    struct Overrun: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Force a capture overrun and recover.")
+        @OptionGroup var stream: Stream
+        @Option(help: "Frames to capture before stalling.") var frames: Int = 16384
+        @Option(name: .customLong("stall-ms")) var stallMilliseconds: Int = 3000
+
+        func run() throws {
+            try stream.run(.capture) { pcm throws(PCMError) in
+                let read = try HALPCMCommand.read(pcm, frames: frames)
+                let stalled = SystemClock.shared.now
+                emit("stalled read=\(read) state=\(pcm.state)")
+                SystemClock.shared.sleep(for: .milliseconds(stallMilliseconds))
+                emit("waking state=\(pcm.state)")
+                _ = try HALPCMCommand.read(pcm, frames: pcm.parameters.periodFrames)
+                let position = try pcm.framePosition()
+                let stoppedAt = pcm.xruns.lastTime ?? stalled
+                emit("overrun \(report(pcm)) position=\(position.frame) stopped-ns=\(stoppedAt.nanoseconds) "
+                     + "recovered-ns=\(position.time.nanoseconds) stall-start-ns=\(stalled.nanoseconds)")
+            }
+        }
+    }
+
+    /// Plays silence for `seconds`; a suspend of the system meanwhile (the rig forces one) must be met
+    /// with ESTRPIPE, resumed (or prepared) and counted, and the playback must carry on to the end.
+    struct Suspend: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Play through a system suspend.")
+        @OptionGroup var stream: Stream
+        @Option(help: "Seconds to play.") var seconds: Int = 12
+
+        func run() throws {
+            try stream.run(.playback) { pcm throws(PCMError) in
+                let total = seconds * pcm.parameters.rate
+                var done = try writeSilence(pcm, frames: pcm.parameters.bufferFrames)
+                emit("playing state=\(pcm.state)")
+                while done < total { done += try writeSilence(pcm, frames: pcm.parameters.periodFrames) }
+                try pcm.drain()
+                emit("suspend \(report(pcm)) written=\(done) position=\(try pcm.framePosition().frame)")
+            }
+        }
+    }
+
+    /// Captures `frames` frames, drains, holds the drained stream for `hold` (the rig reads the kernel's
+    /// view of it then), and reads the tail until the end of the stream.
+    struct Tail: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Drain a capture and read its tail.")
+        @OptionGroup var stream: Stream
+        @Option(help: "Frames to capture before draining.") var frames: Int = 16384
+        @Option(name: .customLong("wait-ms"), help: "Let frames gather unread before draining.") var waitMilliseconds: Int = 40
+        @Option(name: .customLong("hold-ms")) var holdMilliseconds: Int = 2000
+
+        func run() throws {
+            try stream.run(.capture) { pcm throws(PCMError) in
+                let read = try HALPCMCommand.read(pcm, frames: frames)
+                SystemClock.shared.sleep(for: .milliseconds(waitMilliseconds))
+                try pcm.drain()
+                let drained = try pcm.framePosition().frame
+                emit("drained read=\(read) state=\(pcm.state) position=\(drained)")
+                SystemClock.shared.sleep(for: .milliseconds(holdMilliseconds))
+                let tail = try HALPCMCommand.read(pcm, frames: Int.max)
+                emit("tail frames=\(tail) state=\(pcm.state) position=\(try pcm.framePosition().frame) \(report(pcm))")
+            }
+        }
+    }
+}
