@@ -18,10 +18,8 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     public enum Playback: Sendable {
         /// Played frames are forgotten.
         case discard
-        /// Played frames are kept in `playedFrames`.
+        /// Played frames are kept in `playedFrames` (a layer above writes them to a file with `AudioFile`).
         case memory
-        /// Kept in memory and written as a WAV file, atomically, at `close()`.
-        case wavFile(path: String)
     }
 
     /// Where captured frames come from.
@@ -80,7 +78,6 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     private var pendingXrunTime: Timestamp?
     private var pendingIOError: Errno?
     private var played: [UInt8] = []
-    private var closedRecordingError: PCMError?
 
     /// Opens a stream on `hardware`, negotiating `configuration` as the real device would.
     public init(hardware: SimulatedPCMHardware, direction: PCMDirection, configuration: PCMConfiguration,
@@ -121,16 +118,13 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
 
     // MARK: what the device played
 
-    /// The frames the device has played so far, in device format (`.memory` and `.wavFile` only).
+    /// The frames the device has played so far, in device format (`.memory` only).
     public var playedFrames: [UInt8] {
         locked {
             advance(to: clock.now)
             return played
         }
     }
-
-    /// Why the WAV recording could not be written at close, if it could not.
-    public var recordingError: PCMError? { locked { closedRecordingError } }
 
     /// Injects a fault (from any thread).
     public func inject(_ fault: Fault) {
@@ -167,21 +161,11 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     }
 
     public func close() {
-        let recording: [UInt8]? = locked {
-            guard currentState != .closed else { return nil }
+        locked {
+            guard currentState != .closed else { return }
             advance(to: clock.now)
             currentState = .closed
             hardware.release(direction)
-            if case .wavFile = playback { return played }
-            return nil
-        }
-        if let recording, case let .wavFile(path) = playback {
-            do throws(PCMError) {
-                try WAVRecording.store(WAVRecording.bytes(of: recording, format: parameters.format, rate: parameters.rate,
-                                                          channels: parameters.channels), at: path)
-            } catch {
-                locked { closedRecordingError = error }
-            }
         }
     }
 
