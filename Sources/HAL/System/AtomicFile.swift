@@ -11,7 +11,7 @@ public enum AtomicFile {
     public static func temporaryPath(for target: String) -> String {
         let (directory, name) = FileSystem.split(target)
         let prefix = target.contains("/") ? (directory.hasSuffix("/") ? directory : directory + "/") : ""
-        return "\(prefix).\(name).\(FileSystem.processID).tmp"
+        return "\(prefix).\(name).\(CurrentProcess.id).tmp"
     }
 
     /// Creates the temporary file for `target` (it must not exist yet).

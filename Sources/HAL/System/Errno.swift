@@ -36,6 +36,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let readOnlyFileSystem = Errno(EROFS)
     public static let crossDevice = Errno(EXDEV)
     public static let badDescriptor = Errno(EBADF)
+    public static let fileTooLarge = Errno(EFBIG)
 
     /// The symbolic name (`EBUSY`), or `errno N` for one without a name here.
     public var name: String {
@@ -64,6 +65,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case EROFS: "EROFS"
         case EXDEV: "EXDEV"
         case EBADF: "EBADF"
+        case EFBIG: "EFBIG"
         case EMFILE: "EMFILE"
         case EDQUOT: "EDQUOT"
         case ENAMETOOLONG: "ENAMETOOLONG"

@@ -18,7 +18,7 @@ public enum FileSystem {
             let count = try result.get()
             if count == 0 { return bytes }
             bytes += chunk[..<count]
-            if bytes.count > limit { throw SystemError("read more than \(limit) bytes", path: path, errno: Errno(EFBIG)) }
+            if bytes.count > limit { throw SystemError("read more than \(limit) bytes", path: path, errno: .fileTooLarge) }
         }
     }
 
@@ -68,12 +68,4 @@ public enum FileSystem {
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
         return (directory, String(path[path.index(after: slash)...]))
     }
-
-    /// An environment variable.
-    public static func environment(_ name: String) -> String? {
-        Syscalls.getenv(name).map { String(cString: $0) }
-    }
-
-    /// This process's id.
-    public static var processID: Int32 { Syscalls.getpid() }
 }

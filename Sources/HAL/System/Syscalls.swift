@@ -98,6 +98,19 @@ enum Syscalls {
         Glibc.closedir(stream)
     }
 
+    static func pipe(_ descriptors: inout [Int32]) -> Int32 {
+        descriptors.withUnsafeMutableBufferPointer { Glibc.pipe($0.baseAddress!) }
+    }
+
+    /// fcntl(2) with an integer argument (F_GETFL/F_SETFL, F_GETFD/F_SETFD).
+    static func fcntl(_ descriptor: Int32, _ command: Int32, _ argument: Int32 = 0) -> Int32 {
+        Glibc.fcntl(descriptor, command, argument)
+    }
+
+    static func poll(_ entries: inout [pollfd], _ timeoutMilliseconds: Int32) -> Int32 {
+        Glibc.poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
+    }
+
     static func getpid() -> Int32 {
         Glibc.getpid()
     }
