@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
 
 /// The PCM twin: a ring buffer that a simulated DMA engine empties (playback) or fills (capture) one
@@ -56,7 +51,7 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     private let clock: any MonotonicClock
     private let playback: Playback
     private let capture: Capture
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = Condition()
     private let ring: UnsafeMutableRawPointer
 
     // Guarded by `mutex`.
@@ -95,7 +90,6 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
         self.capture = capture
         ring = UnsafeMutableRawPointer.allocate(byteCount: granted.bufferFrames * granted.bytesPerFrame, alignment: 16)
         ring.initializeMemory(as: UInt8.self, repeating: 0, count: granted.bufferFrames * granted.bytesPerFrame)
-        pthread_mutex_init(mutex, nil)
     }
 
     /// Opens the device called `name` among `devices`; an unknown name fails as ALSA's "Unknown PCM" does.
@@ -111,8 +105,6 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
 
     deinit {
         close()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
         ring.deallocate()
     }
 
@@ -302,15 +294,11 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     // MARK: the engine (all under `mutex`)
 
     private func locked<Result>(_ body: () throws(PCMError) -> Result) throws(PCMError) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.locked(body)
     }
 
     private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        mutex.locked(body)
     }
 
     /// Playback: frames queued and not yet played. Capture: frames captured and not yet read.

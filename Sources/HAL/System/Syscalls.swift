@@ -111,6 +111,28 @@ enum Syscalls {
         Glibc.poll(&entries, nfds_t(entries.count), timeoutMilliseconds)
     }
 
+    /// clock_gettime(CLOCK_MONOTONIC) in nanoseconds.
+    static func monotonicNanoseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until `nanoseconds`: an interrupted sleep resumes
+    /// towards the same deadline.
+    static func sleepUntilMonotonic(nanoseconds: Int64) {
+        var ts = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+
+    static func isatty(_ descriptor: Int32) -> Bool {
+        Glibc.isatty(descriptor) == 1
+    }
+
+    static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
     static func getpid() -> Int32 {
         Glibc.getpid()
     }
