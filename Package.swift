@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "HAL", "TestSupport"]),
-        .testTarget(name: "applianceTests", dependencies: ["appliance", "TestSupport"]),
+        .testTarget(name: "applianceTests", dependencies: ["appliance", "HAL", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HAL
 import TestSupport
 import Testing
 
@@ -11,25 +12,9 @@ import Testing
 @Suite(.enabled(if: straceTool != nil && ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"] == nil,
                 "needs strace(1) and a native binary"))
 struct AtomicWriteTraceTests {
-
-    /// A system call on a path in the output directory.
-    enum Call: Equatable, CustomStringConvertible {
-        case open(String), write(String), fsync(String), close(String), rename(String, String)
-
-        var description: String {
-            switch self {
-            case .open(let p): "open(\(p))"
-            case .write(let p): "write(\(p))"
-            case .fsync(let p): "fsync(\(p))"
-            case .close(let p): "close(\(p))"
-            case let .rename(a, b): "rename(\(a), \(b))"
-            }
-        }
-    }
-
-    /// Runs the appliance under strace and returns its calls on paths under `directory`, descriptors resolved
-    /// to the paths they were opened with, runs of writes to one file folded into one.
-    func trace(_ arguments: [String], under directory: String) throws -> [Call] {
+    /// Runs the appliance under strace and returns its calls on paths under `directory`, read the way the System
+    /// layer's recorder reads its own log (`SystemCallRecorder.pathCalls`).
+    func trace(_ arguments: [String], under directory: String) throws -> [SystemCallRecorder.PathCall] {
         guard let binary = ApplianceBinary.url?.path, let strace = straceTool else { throw ApplianceBinary.LocateError() }
         let log = directory + ".strace"
         defer { try? FileManager.default.removeItem(atPath: log) }
@@ -38,13 +23,7 @@ struct AtomicWriteTraceTests {
                                                  binary] + arguments)
         #expect(result.status == 0, "\(result.stderrText)")
         let text = try String(contentsOfFile: log, encoding: .utf8)
-        var paths: [Int: String] = [:]
-        var calls: [Call] = []
-        func keep(_ call: Call, _ path: String?) {
-            guard let path, path.hasPrefix(directory) else { return }
-            if case .write = call, calls.last == call { return }
-            calls.append(call)
-        }
+        var calls: [SystemCallRecorder.Call] = []
         let quoted = try Regex(#""([^"]*)""#)
         for line in text.split(separator: "\n") {
             // "<pid> name(args)   = result" (strace pads short calls before the "=")
@@ -52,26 +31,21 @@ struct AtomicWriteTraceTests {
                   let close = line[..<equals.lowerBound].lastIndex(of: ")"), open < close else { continue }
             let name = line[..<open].split(separator: " ").last.map(String.init) ?? ""
             let arguments = line[line.index(after: open)..<close]
-            let result = Int(line[equals.upperBound...].split(separator: " ").first ?? "") ?? -1
+            let result = Int32(line[equals.upperBound...].split(separator: " ").first ?? "") ?? -1
             let strings = arguments.matches(of: quoted).map { String($0.output[1].substring ?? "") }
-            let descriptor = Int(arguments.split(separator: ",").first ?? "") ?? -1
+            let descriptor = Int32(arguments.split(separator: ",").first ?? "") ?? -1
             switch name {
             case "openat", "open":
-                guard result >= 0, let path = strings.first else { continue }
-                paths[result] = path
-                keep(.open(path), path)
-            case "write", "pwrite64": keep(.write(paths[descriptor] ?? ""), paths[descriptor])
-            case "fsync", "fdatasync": keep(.fsync(paths[descriptor] ?? ""), paths[descriptor])
-            case "close":
-                keep(.close(paths[descriptor] ?? ""), paths[descriptor])
-                paths[descriptor] = nil
+                if let path = strings.first { calls.append(.open(path: path, descriptor: result)) }
+            case "write", "pwrite64": calls.append(.write(descriptor: descriptor))
+            case "fsync", "fdatasync": calls.append(.fsync(descriptor: descriptor))
+            case "close": calls.append(.close(descriptor: descriptor))
             case "rename", "renameat", "renameat2":
-                guard result == 0, strings.count == 2 else { continue }
-                keep(.rename(strings[0], strings[1]), strings[0])
+                if result == 0, strings.count == 2 { calls.append(.rename(from: strings[0], to: strings[1])) }
             default: continue
             }
         }
-        return calls
+        return SystemCallRecorder.pathCalls(calls, under: directory)
     }
 
     func outputDirectory() throws -> String {
@@ -80,7 +54,7 @@ struct AtomicWriteTraceTests {
         return path
     }
 
-    func expected(_ directory: String, temporary: String, target: String) -> [Call] {
+    func expected(_ directory: String, temporary: String, target: String) -> [SystemCallRecorder.PathCall] {
         [.open(temporary), .write(temporary), .fsync(temporary), .close(temporary), .rename(temporary, target),
          .open(directory), .fsync(directory), .close(directory)]
     }

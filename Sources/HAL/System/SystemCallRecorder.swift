@@ -44,14 +44,18 @@ enum SystemCallRecorder {
     }
 
     /// Runs `body` with recording on (nested and concurrent recorders share the one log) and returns its calls
-    /// on paths that start with `prefix`, descriptors resolved through the opens seen, consecutive writes to
-    /// one file folded into one.
+    /// on paths that start with `prefix` (`pathCalls`).
     static func recording(under prefix: String, _ body: () throws -> Void) rethrows -> [PathCall] {
         let start = log.withLock { $0.count }
         active.add(1, ordering: .relaxed)
         defer { active.subtract(1, ordering: .relaxed) }
         try body()
-        let calls = log.withLock { Array($0[start...]) }
+        return pathCalls(log.withLock { Array($0[start...]) }, under: prefix)
+    }
+
+    /// The calls on paths that start with `prefix`, descriptors resolved through the opens seen, consecutive
+    /// writes to one file folded into one (also for traces taken from outside, such as strace's).
+    static func pathCalls(_ calls: [Call], under prefix: String) -> [PathCall] {
         var paths: [Int32: String] = [:]
         var result: [PathCall] = []
         func keep(_ call: PathCall, _ path: String?) {
