@@ -42,4 +42,23 @@ struct AtomicReplaceTests {
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: target))) == [1, 2, 3])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["take.wav"])
     }
+
+    /// A crash-safe recording in place (synchronizeOnCommit): its data is synced at each commit, and its new
+    /// name must be too, or a power cut can leave the synced data without a directory entry. Expected order
+    /// from fsync(2) as above: fsync(file) keeps the data, fsync(directory) the entry.
+    @Test func aSynchronizedRecordingSyncsItsDirectoryWhenCreated() throws {
+        let directory = TemporaryDirectory()
+        let target = directory.file("recording.caf")
+        let calls = try SystemCallRecorder.recording(under: directory.path) {
+            let file = try AudioFile.create(path: target, type: .caf,
+                                            format: .linearPCM(sampleRate: 48000, channels: 1, bits: 16),
+                                            options: AudioFileWriteOptions(synchronizeOnCommit: true))
+            file.discard()
+        }
+        #expect(calls == [
+            .open(target), .write(target), .fsync(target),
+            .open(directory.path), .fsync(directory.path), .close(directory.path),
+            .close(target),
+        ], "\(calls)")
+    }
 }

@@ -33,6 +33,10 @@ extension AudioFile {
         audioFile.metadata = options.metadata
         audioFile.commitFrames = Int64(max(0, options.commitInterval) * format.sampleRate)
         try audioFile.commit()
+        if options.synchronizeOnCommit && temporary == nil {
+            // The file's syncs keep its data; its new name in the directory needs the directory's (fsync(2)).
+            try FileDescriptor.synchronizeDirectory(of: path)
+        }
         return audioFile
     }
 

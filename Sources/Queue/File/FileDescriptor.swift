@@ -45,6 +45,13 @@ final class FileDescriptor {
         }
     }
 
+    /// Syncs the directory holding `path`, so that a file just created there keeps its name after a power cut.
+    static func synchronizeDirectory(of path: String) throws {
+        do throws(SystemError) { try FileSystem.synchronizeDirectory(FileSystem.split(path).directory) } catch {
+            throw failure(error)
+        }
+    }
+
     static func failure(_ error: SystemError) -> AudioFileError {
         AudioFileError(.io, error.reason, path: error.path)
     }
