@@ -63,12 +63,11 @@ struct AtomicFileTests {
     }
 }
 
-/// Writes `bytes` at the file position (typed throws do not pass through `withUnsafeBytes` in Swift 6.0).
+/// Writes `bytes` through `file` (at `offset`, or at the file position), from a buffer of its own: no closure
+/// captures the non-copyable descriptor.
 func write(_ bytes: [UInt8], to file: borrowing FileDescriptor, at offset: Int64? = nil) throws {
-    let result: Result<Void, SystemError> = bytes.withUnsafeBytes { buffer in
-        Result { () throws(SystemError) in
-            if let offset { try file.write(buffer, at: offset) } else { try file.write(buffer) }
-        }
-    }
-    try result.get()
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+    defer { buffer.deallocate() }
+    buffer.copyBytes(from: bytes)
+    if let offset { try file.write(UnsafeRawBufferPointer(buffer), at: offset) } else { try file.write(UnsafeRawBufferPointer(buffer)) }
 }
