@@ -3,7 +3,7 @@ import Testing
 @testable import HAL
 
 struct FileSystemTests {
-    /// proc(5): files under /proc report size 0 in stat, so they must be read until end of file.
+    /// Files under /proc report size 0 to stat (the first expectation checks it), so they are read to the end.
     @Test func procFilesAreReadToTheEndThoughTheySaySizeZero() throws {
         #expect(FileStatus.of("/proc/self/status")?.size == 0)
         let text = String(decoding: try FileSystem.contents(of: "/proc/self/status"), as: UTF8.self)
