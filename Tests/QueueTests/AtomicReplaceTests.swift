@@ -4,16 +4,15 @@ import Testing
 @testable import HAL
 @testable import Queue
 
-/// `AudioFileWriteOptions.replaceAtomically`: the file grows under a temporary name and `close()` hands it to
-/// HAL's atomic-write helper. Expected order from fsync(2) ("an explicit fsync() on a file descriptor for the
-/// directory is also needed" for the directory entry to reach the disk) and rename(2) (one-step replacement
-/// within one file system): data, fsync(file), rename, fsync(directory).
+/// `AudioFileWriteOptions.replaceAtomically`: the file grows under a temporary name; `close()` hands it to HAL's
+/// atomic-write helper. Order per fsync(2) (the directory entry needs "an explicit fsync() on a file descriptor
+/// for the directory") and rename(2): data, fsync(file), rename, fsync(directory).
 struct AtomicReplaceTests {
     @Test func closeSyncsTheFileRenamesItThenSyncsTheDirectory() throws {
+        let signal = testSignal(frames: 4800, channels: 2)
         let directory = TemporaryDirectory()
         let target = directory.file("take.wav")
         let temporary = directory.path + "/.take.wav.\(getpid()).tmp"
-        let signal = testSignal(frames: 4800, channels: 2)
         let calls = try SystemCallRecorder.recording(under: directory.path) {
             let file = try AudioFile.create(path: target, type: .wave,
                                             format: .linearPCM(sampleRate: 48000, channels: 2, bits: 16),
