@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // The appliance firmware: one package, five modules, dependencies pointing one way
-// (appliance -> Queue -> Board -> HAL -> Codec8_24). See shared/DESIGN.md.
+// (appliance -> Queue -> Board -> HAL -> Codec8_24; Queue uses HAL's System layer and Codec8_24 directly,
+// nothing of Board). See shared/DESIGN.md.
 import PackageDescription
 
 let package = Package(
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "CI2C", path: "Sources/HAL/C/CI2C", linkerSettings: [.linkedLibrary("i2c")]),
         .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C"], exclude: ["C"]),
         .target(name: "Board", dependencies: ["HAL"]),
-        .target(name: "Queue", dependencies: ["Board", "Codec8_24"]),
+        .target(name: "Queue", dependencies: ["HAL", "Codec8_24"]),
         .executableTarget(
             name: "appliance",
             dependencies: [
@@ -41,8 +42,8 @@ let package = Package(
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "QueueTests", dependencies: ["Queue", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "applianceTests", dependencies: ["appliance", "TestSupport"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue", "HAL", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "applianceTests", dependencies: ["appliance", "HAL", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

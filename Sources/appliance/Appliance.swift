@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import HAL
 
 /// The appliance's command line: the daemon and console come later; today it shows the DSP at work.
 @main
@@ -21,10 +21,10 @@ struct Appliance: ParsableCommand {
             let status = exitCode(for: error)
             if status == .success {
                 print(fullMessage(for: error))
-                Glibc.exit(0)
+                CurrentProcess.exit(0)
             }
             writeToStandardError("appliance: \(oneLine(for: error))\n")
-            Glibc.exit(status.rawValue)
+            CurrentProcess.exit(status.rawValue)
         }
     }
 
@@ -39,15 +39,7 @@ struct Appliance: ParsableCommand {
     }
 }
 
-/// Writes `text` to file descriptor 2 (no Foundation in the firmware: it would add tens of MB to a static build).
+/// Writes `text` to standard error.
 func writeToStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { break }
-            offset += written
-        }
-    }
+    StandardStream.error.write(text)
 }

@@ -1,8 +1,6 @@
 import Codec8_24
+import HAL
 import Queue
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Shared parts of the file tools: naming data formats on the command line, choosing the output container,
 /// and the progress bar.
@@ -145,7 +143,7 @@ final class ProgressBar {
 
     init(total: Int64) {
         self.total = max(1, total)
-        enabled = isatty(STDERR_FILENO) == 1
+        enabled = StandardStream.error.isTerminal
     }
 
     func update(_ done: Int64) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Codec8_24
+import HAL
 
 /// `appliance eq ...`: the EQ presets, listed, or shown with their bands and measured response.
 struct EQCommand: ParsableCommand {
@@ -49,7 +50,9 @@ extension EQCommand {
         func run() throws {
             let sampleRate = try EQCommandError.parseSampleRate(rate)
             guard let preset = EQPreset.named(preset) else { throw EQCommandError.unknownPreset(self.preset) }
-            if let svg { try AtomicFile.checkWritable(svg) }
+            if let svg, let problem = AtomicFile.problem(writing: svg) {
+                throw EQCommandError.cannotWrite(path: svg, reason: problem)
+            }
             let design = preset.design(sampleRate: sampleRate)
             let response = MeasuredResponse(design: design)
 
@@ -60,7 +63,9 @@ extension EQCommand {
             print(TerminalChart(response: response).render())
             if let svg {
                 let document = SVGPlot(response: response, title: "\(preset.name) at \(formatHertz(sampleRate))").render()
-                try AtomicFile.write(document, to: svg)
+                do throws(SystemError) { try AtomicFile.write(Array(document.utf8), to: svg) } catch {
+                    throw EQCommandError.cannotWrite(path: svg, reason: error.reason)
+                }
                 print("Wrote \(svg).")
             }
         }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import HAL
 
 /// `appliance hal ...`: thin diagnostic commands that drive the HAL's real backends (GPIO character device,
@@ -24,16 +23,7 @@ struct HALCommandError: Error, CustomStringConvertible {
 
 /// Writes one line to standard output at once, unbuffered (the rig reads it while the command still runs).
 func emit(_ line: String) {
-    var text = line + "\n"
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { break }
-            offset += written
-        }
-    }
+    StandardStream.output.write(line + "\n")
 }
 
 /// Parses `0x1a`, `26` or `0b11010`.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import HAL
 import Synchronization
 
@@ -43,13 +42,9 @@ struct HALGPIOCommand: ParsableCommand {
             default: throw HALCommandError("unknown bias '\(self.bias)': as-is, disabled, pull-up or pull-down")
             }
             // Lines go through a pipe to this thread, which prints them: the handlers run on HAL threads.
-            var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else { throw HALCommandError("pipe: \(Errno.current)") }
-            let (readEnd, writeEnd) = (ends[0], ends[1])
-            let send: @Sendable (String) -> Void = { text in
-                var text = text + "\n"
-                text.withUTF8 { _ = Glibc.write(writeEnd, $0.baseAddress, $0.count) }
-            }
+            let lines: Pipe
+            do throws(SystemError) { lines = try Pipe(nonBlocking: false) } catch { throw HALCommandError("\(error)") }
+            let send: @Sendable (String) -> Void = { text in lines.send(Array((text + "\n").utf8)) }
             let inputs = DebouncedInputs(clock: SystemClock.shared) { change in
                 send("change \(change.active ? 1 : 0) first-edge-ns=\(change.timestamp.nanoseconds) "
                      + "last-edge-ns=\(change.lastEdge.nanoseconds)")
@@ -89,13 +84,9 @@ struct HALGPIOCommand: ParsableCommand {
             while changes < count {
                 let left = deadline - SystemClock.shared.now
                 guard left > .zero else { throw HALCommandError("timed out after \(changes) of \(count) debounced changes") }
-                var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
-                guard ready > 0 else { continue }
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                let got = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
-                guard got > 0 else { continue }
-                pending += chunk[0..<got]
+                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+                guard lines.waitForInput(timeoutMilliseconds: Int32(milliseconds)) else { continue }
+                pending += lines.receive()
                 while let newline = pending.firstIndex(of: 10) {
                     let text = String(decoding: pending[..<newline], as: UTF8.self)
                     pending.removeSubrange(...newline)

@@ -89,6 +89,14 @@ struct BoardCatalogTests {
         } catch {
             #expect(error.description == "cannot read '\(directory)/none.yaml': no such file or directory")
         }
+        let huge = directory + "/huge.yaml"
+        FileManager.default.createFile(atPath: huge, contents: Data(repeating: 0x23, count: (1 << 20) + 1))
+        do throws(BoardCatalogError) {
+            _ = try BoardCatalog.load(path: huge)
+            Issue.record("loaded a file over 1 MiB")
+        } catch {
+            #expect(error.description == "cannot read '\(huge)': larger than 1 MiB, not a board file")
+        }
     }
 
     @Test func aFileOverridesTheBuiltInSimulatedBoard() {

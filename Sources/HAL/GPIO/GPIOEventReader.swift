@@ -44,25 +44,9 @@ final class GPIOEventReader: @unchecked Sendable {
     private var generation = 0          // bumped by every change of `entries`
     private var acknowledged = 0        // the generation the thread has taken in
     private var running = false
-    private var thread: pthread_t?
-    // The wake-up pipe: [read, write], both non-blocking and close-on-exec.
-    private let wake: (read: Int32, write: Int32)
-
-    init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wake = (fds[0], fds[1])
-    }
-
-    deinit {
-        close(wake.read)
-        close(wake.write)
-    }
+    private var thread: SystemThread.ID?
+    // The wake-up pipe, non-blocking (nil if the system refused one: then only events wake the thread).
+    private let wake = try? Pipe(nonBlocking: true)
 
     /// Starts delivering `source`'s events to `handler`. Returns false if no thread could be started.
     func add(_ source: any GPIOEventSource, fd: Int32, handler: @escaping GPIOEdgeHandler) -> Bool {
@@ -73,7 +57,7 @@ final class GPIOEventReader: @unchecked Sendable {
                 poke()
                 return true
             }
-            running = startGPIOThread { [self] in loop() }
+            running = SystemThread.start { [self] in loop() }
             if !running { entries[ObjectIdentifier(source)] = nil }
             return running
         }
@@ -87,7 +71,7 @@ final class GPIOEventReader: @unchecked Sendable {
             guard entries.removeValue(forKey: ObjectIdentifier(source)) != nil else { return }
             generation += 1
             target = generation
-            let onReaderThread = thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            let onReaderThread = thread == .current
             wait = running && !onReaderThread
             poke()
         }
@@ -98,8 +82,7 @@ final class GPIOEventReader: @unchecked Sendable {
     var isRunning: Bool { condition.locked { running } }
 
     private func poke() {
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        wake?.send([1])
     }
 
     private func isRegistered(_ entry: Entry) -> Bool {
@@ -122,7 +105,7 @@ final class GPIOEventReader: @unchecked Sendable {
             // Take in the current set (acknowledging removals), or end when nothing is left to watch.
             let keepGoing: Bool = condition.locked {
                 acknowledged = generation
-                if thread == nil { thread = pthread_self() }
+                if thread == nil { thread = .current }
                 if entries.isEmpty {
                     running = false
                     thread = nil
@@ -135,11 +118,10 @@ final class GPIOEventReader: @unchecked Sendable {
             guard keepGoing else { return }
 
             pollfds.removeAll(keepingCapacity: true)
-            pollfds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
+            pollfds.append(pollfd(fd: wake?.readDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
             for entry in current { pollfds.append(pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)) }
-            let ready = poll(&pollfds, nfds_t(pollfds.count), -1)
-            if ready < 0 { continue }   // EINTR: look again
-            if pollfds[0].revents != 0 { drainWakePipe() }
+            guard let ready = try? Poll.wait(&pollfds, timeoutMilliseconds: -1), ready > 0 else { continue }  // EINTR: look again
+            if pollfds[0].revents != 0 { wake?.drain() }
             for index in current.indices {
                 let revents = Int32(pollfds[index + 1].revents)
                 guard revents != 0 else { continue }
@@ -164,10 +146,5 @@ final class GPIOEventReader: @unchecked Sendable {
             entries[entry.key] = nil
             generation += 1
         }
-    }
-
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wake.read, &buffer, buffer.count) > 0 {}
     }
 }

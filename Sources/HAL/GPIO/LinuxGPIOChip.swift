@@ -79,15 +79,7 @@ final class LinuxGPIOChip: @unchecked Sendable {
 extension LinuxGPIOChip {
     /// Every /dev/gpiochip* in `directory` that opens, in number order, and the paths refused with EACCES.
     static func scan(_ directory: String) -> (chips: [LinuxGPIOChip], denied: [String]) {
-        guard let dir = opendir(directory) else { return ([], []) }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("gpiochip") { names.append(name) }
-        }
+        guard var names = FileSystem.entries(in: directory)?.filter({ $0.hasPrefix("gpiochip") }) else { return ([], []) }
         names.sort { (Int($0.dropFirst(8)) ?? .max, $0) < (Int($1.dropFirst(8)) ?? .max, $1) }
         var chips: [LinuxGPIOChip] = []
         var denied: [String] = []

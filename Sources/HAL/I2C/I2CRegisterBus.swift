@@ -1,9 +1,4 @@
 import CI2C
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The register bus of one chip on `/dev/i2c-N` (Linux i2c-dev).
 ///
@@ -15,7 +10,8 @@ import Musl
 public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendable {
     public let target: I2CTarget
     public let layout: RegisterLayout
-    private let descriptor: Int32
+    private let device: FileDescriptor
+    private var descriptor: Int32 { device.rawValue }
     private let engine: RegisterTransferEngine
 
     /// Opens `/dev/i2c-<bus>`, selects `address` (I2C_SLAVE; with `force`, I2C_SLAVE_FORCE, which takes the
@@ -29,7 +25,7 @@ public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendabl
 
     /// Opens `path` as the adapter of `target` (tests open files that are not adapters).
     init(path: String, target: I2CTarget, layout: RegisterLayout, force: Bool, retry: I2CRetryPolicy) throws(I2CError) {
-        descriptor = try Self.openDevice(path, target, layout: layout, force: force)
+        device = try Self.openDevice(path, target, layout: layout, force: force)
         self.target = target
         self.layout = layout
         engine = RegisterTransferEngine(target: target, layout: layout, retry: retry)
@@ -37,13 +33,11 @@ public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendabl
 
     /// Adopts an open descriptor whose address is already selected (tests use /dev/null).
     init(adopting descriptor: Int32, target: I2CTarget, layout: RegisterLayout, retry: I2CRetryPolicy) {
-        self.descriptor = descriptor
+        device = FileDescriptor(adopting: descriptor, path: target.devicePath)
         self.target = target
         self.layout = layout
         engine = RegisterTransferEngine(target: target, layout: layout, retry: retry)
     }
-
-    deinit { close(descriptor) }
 
     public func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue {
         try engine.read(register, on: self)
@@ -101,24 +95,22 @@ public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendabl
     }
 
     private static func openDevice(_ path: String, _ target: I2CTarget, layout: RegisterLayout,
-                                   force: Bool) throws(I2CError) -> Int32 {
-        let descriptor: Int32
-        do throws(Errno) {
-            descriptor = try retryingOnInterrupt { open(path, O_RDWR | O_CLOEXEC) }
+                                   force: Bool) throws(I2CError) -> FileDescriptor {
+        let device: FileDescriptor
+        do throws(SystemError) {
+            device = try FileDescriptor(opening: path, .readWrite)
         } catch {
-            throw .openFailed(bus: target.bus, error)
+            throw .openFailed(bus: target.bus, error.errno)
         }
-        let selected = ci2c_select_address(descriptor, UInt32(target.address.rawValue), force ? 1 : 0)
+        let selected = ci2c_select_address(device.rawValue, UInt32(target.address.rawValue), force ? 1 : 0)
         if selected < 0 {
-            close(descriptor)
             let error = Errno(-selected)
             throw .addressUnavailable(target, error, driver: error == .busy ? kernelDriver(of: target) : nil)
         }
-        if let missing = missingFunctionality(descriptor, layout: layout) {
-            close(descriptor)
+        if let missing = missingFunctionality(device.rawValue, layout: layout) {
             throw .adapterLacks(target, layout: layout, missing: missing)
         }
-        return descriptor
+        return device
     }
 
     /// The capability the adapter lacks for `layout`, or nil (also when it does not say: I2C_FUNCS failing
@@ -144,10 +136,6 @@ public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendabl
     /// `/sys/bus/i2c/devices/<bus>-00<addr>/driver`, a link to `.../drivers/<name>`.
     static func kernelDriver(of target: I2CTarget, devices: String = "/sys/bus/i2c/devices") -> String? {
         let link = "\(devices)/\(target.sysfsName)/driver"
-        var buffer = [CChar](repeating: 0, count: 512)
-        let length = readlink(link, &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return path.split(separator: "/").last.map(String.init)
+        return FileSystem.linkTarget(of: link)?.split(separator: "/").last.map(String.init)
     }
 }

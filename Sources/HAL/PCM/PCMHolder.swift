@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A process that holds a PCM substream open, as the kernel tells in
 /// `/proc/asound/cardN/pcmD{p,c}/subS/status` (`owner_pid`), named from `/proc/PID/comm`.
 public struct PCMHolder: Hashable, Sendable, CustomStringConvertible {
@@ -30,15 +24,15 @@ public struct PCMHolder: Hashable, Sendable, CustomStringConvertible {
         let asound = procRoot + "/asound"
         let target = cardAndDevice(in: name, asound: asound)
         var holders: [PCMHolder] = []
-        for cardEntry in directoryEntries(asound).sorted() where cardEntry.hasPrefix("card") {
+        for cardEntry in (FileSystem.entries(in: asound) ?? []) where cardEntry.hasPrefix("card") {
             guard let card = Int(cardEntry.dropFirst(4)) else { continue }
             if let wanted = target.card, wanted != card { continue }
             let suffix: Character = direction == .playback ? "p" : "c"
-            for pcmEntry in directoryEntries("\(asound)/\(cardEntry)").sorted()
+            for pcmEntry in (FileSystem.entries(in: "\(asound)/\(cardEntry)") ?? [])
             where pcmEntry.hasPrefix("pcm") && pcmEntry.last == suffix {
                 guard let device = Int(pcmEntry.dropFirst(3).dropLast()) else { continue }
                 if let wanted = target.device, wanted != device { continue }
-                for subEntry in directoryEntries("\(asound)/\(cardEntry)/\(pcmEntry)").sorted()
+                for subEntry in (FileSystem.entries(in: "\(asound)/\(cardEntry)/\(pcmEntry)") ?? [])
                 where subEntry.hasPrefix("sub") {
                     guard let subdevice = Int(subEntry.dropFirst(3)),
                           let status = readText("\(asound)/\(cardEntry)/\(pcmEntry)/\(subEntry)/status"),
@@ -87,41 +81,13 @@ public struct PCMHolder: Hashable, Sendable, CustomStringConvertible {
 
     /// `/proc/asound/<id>` is a symlink to `cardN`.
     private static func cardNumber(forID id: String, asound: String) -> Int? {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let length = readlink("\(asound)/\(id)", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard target.hasPrefix("card") else { return nil }
+        guard let target = FileSystem.linkTarget(of: "\(asound)/\(id)"), target.hasPrefix("card") else { return nil }
         return Int(target.dropFirst(4))
-    }
-
-    private static func directoryEntries(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// A small text file (procfs files report size 0, so read until end of file).
     static func readText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        (try? FileSystem.contents(of: path)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
 
 /// The PCM twin: a ring buffer that a simulated DMA engine empties (playback) or fills (capture) one
@@ -18,10 +13,8 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     public enum Playback: Sendable {
         /// Played frames are forgotten.
         case discard
-        /// Played frames are kept in `playedFrames`.
+        /// Played frames are kept in `playedFrames` (a layer above writes them to a file with `AudioFile`).
         case memory
-        /// Kept in memory and written as a WAV file, atomically, at `close()`.
-        case wavFile(path: String)
     }
 
     /// Where captured frames come from.
@@ -58,7 +51,7 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     private let clock: any MonotonicClock
     private let playback: Playback
     private let capture: Capture
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = Condition()
     private let ring: UnsafeMutableRawPointer
 
     // Guarded by `mutex`.
@@ -80,7 +73,6 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     private var pendingXrunTime: Timestamp?
     private var pendingIOError: Errno?
     private var played: [UInt8] = []
-    private var closedRecordingError: PCMError?
 
     /// Opens a stream on `hardware`, negotiating `configuration` as the real device would.
     public init(hardware: SimulatedPCMHardware, direction: PCMDirection, configuration: PCMConfiguration,
@@ -98,7 +90,6 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
         self.capture = capture
         ring = UnsafeMutableRawPointer.allocate(byteCount: granted.bufferFrames * granted.bytesPerFrame, alignment: 16)
         ring.initializeMemory(as: UInt8.self, repeating: 0, count: granted.bufferFrames * granted.bytesPerFrame)
-        pthread_mutex_init(mutex, nil)
     }
 
     /// Opens the device called `name` among `devices`; an unknown name fails as ALSA's "Unknown PCM" does.
@@ -114,23 +105,18 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
 
     deinit {
         close()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
         ring.deallocate()
     }
 
     // MARK: what the device played
 
-    /// The frames the device has played so far, in device format (`.memory` and `.wavFile` only).
+    /// The frames the device has played so far, in device format (`.memory` only).
     public var playedFrames: [UInt8] {
         locked {
             advance(to: clock.now)
             return played
         }
     }
-
-    /// Why the WAV recording could not be written at close, if it could not.
-    public var recordingError: PCMError? { locked { closedRecordingError } }
 
     /// Injects a fault (from any thread).
     public func inject(_ fault: Fault) {
@@ -167,21 +153,11 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     }
 
     public func close() {
-        let recording: [UInt8]? = locked {
-            guard currentState != .closed else { return nil }
+        locked {
+            guard currentState != .closed else { return }
             advance(to: clock.now)
             currentState = .closed
             hardware.release(direction)
-            if case .wavFile = playback { return played }
-            return nil
-        }
-        if let recording, case let .wavFile(path) = playback {
-            do throws(PCMError) {
-                try WAVRecording.store(WAVRecording.bytes(of: recording, format: parameters.format, rate: parameters.rate,
-                                                          channels: parameters.channels), at: path)
-            } catch {
-                locked { closedRecordingError = error }
-            }
         }
     }
 
@@ -332,15 +308,11 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     // MARK: the engine (all under `mutex`)
 
     private func locked<Result>(_ body: () throws(PCMError) -> Result) throws(PCMError) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.locked(body)
     }
 
     private func locked<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        mutex.locked(body)
     }
 
     /// Playback: frames queued and not yet played. Capture: frames captured and not yet read.

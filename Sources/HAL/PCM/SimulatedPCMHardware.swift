@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
 
 /// The sound card a `SimulatedPCM` opens: what it offers, how it rounds periods, and whether it is in use
@@ -105,7 +100,7 @@ public final class SimulatedPCMHardware: Sendable {
         guard openStreams.bitwiseOr(bit, ordering: .acquiringAndReleasing).oldValue & bit == 0 else {
             let command = PCMHolder.readText("/proc/self/comm")?.split(separator: "\n").first.map(String.init) ?? "this process"
             throw PCMError.busy(name: name, direction: direction,
-                                holders: [PCMHolder(pid: getpid(), command: command, card: 0, device: 0, subdevice: 0)])
+                                holders: [PCMHolder(pid: CurrentProcess.id, command: command, card: 0, device: 0, subdevice: 0)])
         }
     }
 

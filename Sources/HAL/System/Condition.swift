@@ -23,7 +23,7 @@ final class Condition: @unchecked Sendable {
     }
 
     /// Runs `body` under the mutex.
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

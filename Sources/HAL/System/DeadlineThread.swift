@@ -40,7 +40,7 @@ final class DeadlineThread: @unchecked Sendable {
             return true
         }
         guard start else { return }
-        if !startGPIOThread({ [self] in loop() }) {
+        if !SystemThread.start({ [self] in loop() }) {
             condition.broadcast { running = false }
         }
     }

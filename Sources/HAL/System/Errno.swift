@@ -29,6 +29,14 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let streamsPipe = Errno(ESTRPIPE)    // ALSA: suspended
     public static let timedOut = Errno(ETIMEDOUT)
     public static let remoteIO = Errno(EREMOTEIO)      // I2C: no acknowledge from the device
+    public static let exists = Errno(EEXIST)
+    public static let isDirectory = Errno(EISDIR)
+    public static let notDirectory = Errno(ENOTDIR)
+    public static let noSpace = Errno(ENOSPC)
+    public static let readOnlyFileSystem = Errno(EROFS)
+    public static let crossDevice = Errno(EXDEV)
+    public static let badDescriptor = Errno(EBADF)
+    public static let fileTooLarge = Errno(EFBIG)
 
     /// The symbolic name (`EBUSY`), or `errno N` for one without a name here.
     public var name: String {
@@ -50,6 +58,17 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case EREMOTEIO: "EREMOTEIO"
         case EOPNOTSUPP: "EOPNOTSUPP"
         case ENOTTY: "ENOTTY"
+        case EEXIST: "EEXIST"
+        case EISDIR: "EISDIR"
+        case ENOTDIR: "ENOTDIR"
+        case ENOSPC: "ENOSPC"
+        case EROFS: "EROFS"
+        case EXDEV: "EXDEV"
+        case EBADF: "EBADF"
+        case EFBIG: "EFBIG"
+        case EMFILE: "EMFILE"
+        case EDQUOT: "EDQUOT"
+        case ENAMETOOLONG: "ENAMETOOLONG"
         default: "errno \(rawValue)"
         }
     }
@@ -58,6 +77,26 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String { String(cString: strerror(rawValue)) }
 
     public var description: String { "\(message) (\(name))" }
+
+    /// What a person can check for this error, when the number alone says it; "" when it does not.
+    public var hint: String {
+        switch rawValue {
+        case ENOENT: "check that the path and its directories exist"
+        case EACCES, EPERM: "check the permissions (owner, mode, group membership such as audio, gpio or i2c)"
+        case EEXIST: "something is already there: remove it or choose another name"
+        case EISDIR: "the path names a directory: give a file name"
+        case ENOTDIR: "a part of the path is not a directory"
+        case ENOSPC, EDQUOT: "the storage is full: free some space"
+        case EROFS: "the file system is mounted read-only"
+        case EXDEV: "the two paths are on different file systems"
+        case EBUSY: "another process holds it: see who with fuser or lsof"
+        case ENODEV, ENXIO: "the device is missing: check the overlay, the wiring and the address"
+        case EMFILE: "too many open files: something leaks descriptors"
+        case ENAMETOOLONG: "the path is too long"
+        case EIO: "the device or storage reported an I/O error: check the card and the kernel log"
+        default: ""
+        }
+    }
 }
 
 /// Runs a system call until it does not fail with `EINTR`; returns its result or throws its `errno`.

@@ -1,7 +1,4 @@
 import Codec8_24
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension AudioFile {
     /// Creates `path` (replacing any file there) as a `type` container holding `format`. A pairing the
@@ -18,16 +15,9 @@ extension AudioFile {
         if let refusal = type.refusal(for: format) {
             throw AudioFileError(.incompatibleFormat, "cannot create a \(type) file of \(format.formatID): \(refusal)", path: path)
         }
-        var target = path
-        var temporary: String? = nil
-        if options.replaceAtomically {
-            let slash = path.lastIndex(of: "/")
-            let directory = slash.map { String(path[...$0]) } ?? ""
-            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            temporary = "\(directory).\(name).\(getpid()).tmp"
-            target = temporary!
-        }
-        let file = try FileDescriptor.create(target, exclusive: temporary != nil)
+        let file = try options.replaceAtomically ? FileDescriptor.createTemporary(for: path) : FileDescriptor.create(path)
+        let target = file.path
+        let temporary: String? = options.replaceAtomically ? target : nil
         let (bytes, layout) = ContainerWriter.header(type: type, format: format)
         let audioFile: AudioFile
         do {
@@ -43,6 +33,10 @@ extension AudioFile {
         audioFile.metadata = options.metadata
         audioFile.commitFrames = Int64(max(0, options.commitInterval) * format.sampleRate)
         try audioFile.commit()
+        if options.synchronizeOnCommit && temporary == nil {
+            // The file's syncs keep its data; its new name in the directory needs the directory's (fsync(2)).
+            try FileDescriptor.synchronizeDirectory(of: path)
+        }
         return audioFile
     }
 
@@ -153,13 +147,12 @@ extension AudioFile {
         }
         try ContainerWriter.writeSizes(file, &layout, dataBytes: audioDataByteCount, frames: frameCount, packets: packetCount,
                                        fileEnd: end, final: true, rf64Threshold: options.rf64Threshold)
-        if options.synchronizeOnCommit || temporaryPath != nil { try file.synchronize() }
-        try file.close()
-        if let temporaryPath {
-            guard rename(temporaryPath, path) == 0 else {
-                throw AudioFileError(.io, "cannot rename the finished file into place: \(String(cString: strerror(errno)))", path: path)
-            }
+        if temporaryPath != nil {
+            try file.commit(to: path)
             self.temporaryPath = nil
+        } else {
+            if options.synchronizeOnCommit { try file.synchronize() }
+            try file.close()
         }
     }
 

@@ -1,4 +1,5 @@
 import Codec8_24
+import HAL
 
 /// An audio file on local storage, for reading or for writing (Core Audio's AudioFile): random access by
 /// packet or by frame, the data format and container kept apart, properties read from the header.
@@ -138,7 +139,4 @@ public final class AudioFile {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif
-func unlinkQuietly(_ path: String) { _ = unlink(path) }
+func unlinkQuietly(_ path: String) { AtomicFile.abandon(path) }

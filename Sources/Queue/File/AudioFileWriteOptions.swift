@@ -3,7 +3,8 @@ public struct AudioFileWriteOptions: Sendable {
     /// Seconds of audio between header commits (sizes written in place), so a file cut by power loss is
     /// valid up to the last commit and `AudioFile.repair` loses nothing before it. 0 commits only at close.
     public var commitInterval: Double
-    /// Whether each commit also flushes the data to the storage device (fdatasync).
+    /// Whether each commit also flushes the data to the storage device (fdatasync); a file created in place
+    /// then also has its directory synced once at creation, so its name survives a power cut too.
     public var synchronizeOnCommit: Bool
     /// Write under a temporary name in the same directory and rename over the target only at `close()`;
     /// for tools whose output must never be seen half-written. (A recording wants `false`: crash-safe in place.)

@@ -1,66 +1,80 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HAL
 
-/// An open file, closed when the owner goes away. Positional reads and writes (pread/pwrite) only, so a
-/// header rewrite never disturbs the append position. Errors become `AudioFileError`s naming the path.
+/// An open audio file's descriptor, shared by the `AudioFile` and its parsers, closed when the last of them
+/// goes away. Positional reads and writes (pread/pwrite) only, so a header rewrite never disturbs the append
+/// position. The system calls are HAL's (`HAL.FileDescriptor`); errors become `AudioFileError`s naming the path.
 final class FileDescriptor {
     let path: String
-    private(set) var fd: Int32
+    private var descriptor: HAL.FileDescriptor?
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, descriptor: consuming HAL.FileDescriptor) {
         self.path = path
-        self.fd = fd
+        self.descriptor = consume descriptor
     }
-
-    deinit { if fd >= 0 { _ = Glibc.close(fd) } }
 
     static func open(_ path: String, writable: Bool) throws -> FileDescriptor {
-        let fd = Glibc.open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
-        guard fd >= 0 else { throw error("cannot open", path) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            _ = Glibc.close(fd)
+        let file: FileDescriptor
+        do throws(SystemError) {
+            file = FileDescriptor(path: path, descriptor: try HAL.FileDescriptor(opening: path, writable ? .readWrite : .readOnly))
+        } catch {
+            throw failure(error)
+        }
+        if try file.withDescriptor({ (open) throws(SystemError) in try open.status().kind }) == .directory {
             throw AudioFileError(.io, "cannot open: it is a directory", path: path)
         }
-        return FileDescriptor(path: path, fd: fd)
+        return file
     }
 
-    /// Creates (truncating) `path`; with `exclusive`, fails if it exists (for temporary names).
-    static func create(_ path: String, exclusive: Bool = false) throws -> FileDescriptor {
-        let flags = O_RDWR | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC)
-        let fd = Glibc.open(path, flags, 0o644)
-        guard fd >= 0 else { throw error("cannot create", path) }
-        return FileDescriptor(path: path, fd: fd)
+    /// Creates (truncating) `path`.
+    static func create(_ path: String) throws -> FileDescriptor {
+        do throws(SystemError) {
+            return FileDescriptor(path: path, descriptor: try HAL.FileDescriptor(opening: path, .createOrTruncate))
+        } catch {
+            throw failure(error)
+        }
     }
 
-    static func error(_ what: String, _ path: String) -> AudioFileError {
-        AudioFileError(.io, "\(what): \(String(cString: strerror(errno)))", path: path)
+    /// Creates the temporary file an atomic write of `target` goes to (`AtomicFile`); its `path` is that name.
+    static func createTemporary(for target: String) throws -> FileDescriptor {
+        do throws(SystemError) {
+            let descriptor = try AtomicFile.createTemporary(for: target)
+            let path = descriptor.path
+            return FileDescriptor(path: path, descriptor: descriptor)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Syncs the directory holding `path`, so that a file just created there keeps its name after a power cut.
+    static func synchronizeDirectory(of path: String) throws {
+        do throws(SystemError) { try FileSystem.synchronizeDirectory(FileSystem.split(path).directory) } catch {
+            throw failure(error)
+        }
+    }
+
+    static func failure(_ error: SystemError) -> AudioFileError {
+        AudioFileError(.io, error.reason, path: error.path)
+    }
+
+    /// Runs `body` on the open descriptor; a closed one is a misuse.
+    private func withDescriptor<T>(_ body: (borrowing HAL.FileDescriptor) throws(SystemError) -> T) throws -> T {
+        let result: Result<T, SystemError>? = switch descriptor {
+        case .some(let open): Result { () throws(SystemError) in try body(open) }
+        case .none: nil
+        }
+        guard let result else { throw AudioFileError(.misuse, "the file is closed", path: path) }
+        do throws(SystemError) { return try result.get() } catch { throw Self.failure(error) }
     }
 
     var length: Int64 {
-        get throws {
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw Self.error("cannot stat", path) }
-            return Int64(info.st_size)
-        }
+        get throws { try withDescriptor { (file) throws(SystemError) in try file.status().size } }
     }
 
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws -> Int {
-        var done = 0
-        while done < count {
-            let n = pread(fd, buffer + done, count - done, off_t(offset + Int64(done)))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Self.error("cannot read", path)
-            }
-            if n == 0 { break }
-            done += n
+        try withDescriptor { (file) throws(SystemError) in
+            try file.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: offset)
         }
-        return done
     }
 
     func read(count: Int, at offset: Int64) throws -> [UInt8] {
@@ -72,14 +86,8 @@ final class FileDescriptor {
     }
 
     func write(_ buffer: UnsafeRawPointer, count: Int, at offset: Int64) throws {
-        var done = 0
-        while done < count {
-            let n = pwrite(fd, buffer + done, count - done, off_t(offset + Int64(done)))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Self.error("cannot write", path)
-            }
-            done += n
+        try withDescriptor { (file) throws(SystemError) in
+            try file.write(UnsafeRawBufferPointer(start: buffer, count: count), at: offset)
         }
     }
 
@@ -88,18 +96,23 @@ final class FileDescriptor {
     }
 
     func truncate(to length: Int64) throws {
-        guard ftruncate(fd, off_t(length)) == 0 else { throw Self.error("cannot truncate", path) }
+        try withDescriptor { (file) throws(SystemError) in try file.truncate(to: length) }
     }
 
     func synchronize() throws {
-        guard fdatasync(fd) == 0 else { throw Self.error("cannot sync", path) }
+        try withDescriptor { (file) throws(SystemError) in try file.synchronizeData() }
     }
 
     func close() throws {
-        guard fd >= 0 else { return }
-        let result = Glibc.close(fd)
-        fd = -1
-        guard result == 0 else { throw Self.error("cannot close", path) }
+        guard let open = descriptor.take() else { return }
+        do throws(SystemError) { try open.close() } catch { throw Self.failure(error) }
+    }
+
+    /// Finishes an atomic write (`createTemporary`): syncs, closes and renames this file over `target`, then
+    /// syncs the directory (`AtomicFile.commit`).
+    func commit(to target: String) throws {
+        guard let open = descriptor.take() else { throw AudioFileError(.misuse, "the file is closed", path: path) }
+        do throws(SystemError) { try AtomicFile.commit(open, to: target) } catch { throw Self.failure(error) }
     }
 }
 

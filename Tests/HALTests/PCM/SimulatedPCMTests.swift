@@ -363,35 +363,6 @@ struct SimulatedPCMTests {
         #expect(device.xruns.count == 0)
     }
 
-    @Test func recordsAWAVFileAtClose() throws {
-        let directory = TemporaryDirectory()
-        let path = directory.file("played.wav")
-        let device = try playback(sink: .wavFile(path: path))
-        let data = frames(1920, seed: 14)
-        #expect(try write(device, data[...]) == 1920)
-        clock.advance(by: .milliseconds(20))
-        device.close()
-        #expect(device.recordingError == nil)
-        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(file.count == 44 + 960 * 4)
-        #expect(Array(file[0..<4]) == Array("RIFF".utf8) && Array(file[8..<16]) == Array("WAVEfmt ".utf8))
-        func field32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(file[at + $1]) << (8 * $1) } }
-        func field16(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 }
-        #expect(field32(4) == 36 + 960 * 4)
-        #expect(field16(20) == 1 && field16(22) == 2 && field32(24) == 48000 && field32(28) == 192_000)
-        #expect(field16(32) == 4 && field16(34) == 16)
-        #expect(Array(file[36..<40]) == Array("data".utf8) && field32(40) == 960 * 4)
-        #expect(Array(file[44...]) == Array(data[0..<960 * 4]))
-        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
-    }
-
-    @Test func wavStoresS24InTheTopBits() {
-        let file = WAVRecording.bytes(of: [0x56, 0x34, 0x12, 0x00, 0xFF, 0xFF, 0xFF, 0xFF], format: .s24LE,
-                                      rate: 48000, channels: 1)
-        #expect(Array(file[34..<36]) == [32, 0])
-        #expect(Array(file[44...]) == [0x00, 0x56, 0x34, 0x12, 0x00, 0xFF, 0xFF, 0xFF])
-    }
-
     // MARK: capture
 
     /// A generator whose samples say where they are: frame p, channel c holds p * 2 + c (16 bits).
