@@ -45,6 +45,11 @@ public protocol AudioCodec: AnyObject {
     func apply(preset: EQPreset) throws(CodecError) -> EQPath
     /// Where the last preset runs.
     var activeEQPath: EQPath { get }
+
+    /// What the driver did on its control port while this is set: nil (the default) collects nothing;
+    /// set it to an empty transcript, run operations, then read it back. Each recipe's steps arrive with
+    /// the exchanges they caused, as `CodecRecipe.run` returned them.
+    var transcript: CodecTranscript? { get set }
 }
 
 /// Chips without a hardware EQ: every preset runs in the 8.24 EQ.

@@ -50,7 +50,14 @@ extension RecipeDrivenCodec {
         if operation == .powerUp && format == nil {
             throw .notConfigured(codec: name, operation: "power-up")
         }
-        try recipe(for: operation).run(on: registers, clock: clock)
+        try run(recipe(for: operation))
         powerState = target
+    }
+
+    /// Runs `recipe` on the driver's registers and clock, adding what it did to the transcript if one is
+    /// being collected.
+    func run(_ recipe: CodecRecipe) throws(CodecError) {
+        let done = try recipe.run(on: registers, clock: clock)
+        transcript?.append(done)
     }
 }

@@ -20,6 +20,7 @@ public final class PCM512x: RecipeDrivenCodec {
     public let maximumVolumeDB: Double
 
     public internal(set) var powerState: CodecPowerState = .off
+    public var transcript: CodecTranscript?
     public private(set) var format: CodecStreamFormat?
     public private(set) var clockPlan: PCM512xClockPlan?
     private var line: VolumeSetting
@@ -60,7 +61,7 @@ public final class PCM512x: RecipeDrivenCodec {
         let target = pagedBus.target
         pagedBus.forgetPage()
         do {
-            try resetRecipe.run(on: registers, clock: clock)
+            try run(resetRecipe)
         } catch {
             guard case .transferFailed(_, _, let i2c) = error else { throw error }
             throw .notIdentified(codec: name, evidence: "the reset write was not acknowledged: \(i2c)",
@@ -76,7 +77,11 @@ public final class PCM512x: RecipeDrivenCodec {
         for check in PCM512xRegister.identityChecks {
             let value: RegisterValue
             do {
-                value = try pagedBus.read(check.register)
+                let reply = try pagedBus.perform(.read(reg: check.register))
+                value = pagedBus.layout.value(fromReadBytes: reply.bytes)
+                transcript?.append(driverTransfer: reply.exchanges, in: resetRecipe.name,
+                                   reason: "identification: P0 R\(check.register) resets to "
+                                       + I2CHex.value(check.value, bits: 8) + " on a PCM512x")
             } catch {
                 throw .notIdentified(codec: name, evidence: "a chip at \(target) took the reset but the read-back "
                                         + "of P0 R\(check.register) failed: \(error)",
@@ -91,7 +96,7 @@ public final class PCM512x: RecipeDrivenCodec {
             }
             found.append("R\(check.register)=\(I2CHex.value(value, bits: 8))")
         }
-        try setupRecipe.run(on: registers, clock: clock)
+        try run(setupRecipe)
         return CodecIdentity(name: name, chipID: nil,
                              evidence: "no ID register; after reset page 0 " + found.joined(separator: " ")
                                 + " read back at their reset values at \(target)")
@@ -99,7 +104,7 @@ public final class PCM512x: RecipeDrivenCodec {
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
         let (recipe, plan) = try configuration(format)
-        try recipe.run(on: registers, clock: clock)
+        try run(recipe)
         self.format = format
         clockPlan = plan
     }
@@ -131,8 +136,7 @@ public final class PCM512x: RecipeDrivenCodec {
         let setting = PCM512xVolumeSplit.split(Swift.min(dB, maximumVolumeDB), output: .line)
         // Only a playing chip is written; otherwise the level applies at power-up or wake.
         if powerState == .on {
-            try CodecRecipe("PCM5122 line volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("PCM5122 line volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         line = setting
         return setting

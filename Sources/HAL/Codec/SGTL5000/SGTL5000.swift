@@ -24,6 +24,7 @@ public final class SGTL5000: RecipeDrivenCodec {
     public let volumeSplit: SGTL5000VolumeSplit
 
     public internal(set) var powerState: CodecPowerState = .off
+    public var transcript: CodecTranscript?
     public private(set) var format: CodecStreamFormat?
     public private(set) var clockPlan: SGTL5000ClockPlan?
     public private(set) var output: CodecOutput = .headphones
@@ -82,7 +83,7 @@ public final class SGTL5000: RecipeDrivenCodec {
                                  hint: "Check the board file's codec and I2C address")
         }
         let power = try readChip(R.analogPower, reason: "reading CHIP_ANA_POWER")
-        try resetRecipe(vagWasOn: power & B.vagPowerUp != 0, analogPower: power).run(on: registers, clock: clock)
+        try run(resetRecipe(vagWasOn: power & B.vagPowerUp != 0, analogPower: power))
         registers.resetToDefaults()
         powerState = .off
         format = nil
@@ -97,7 +98,7 @@ public final class SGTL5000: RecipeDrivenCodec {
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
         let plan = try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
-        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
+        try run(configureRecipe(format, plan: plan))
         self.format = format
         clockPlan = plan
         // The PEQ's coefficients belong to a sample rate: plan the preset again for the new one.
@@ -119,7 +120,7 @@ public final class SGTL5000: RecipeDrivenCodec {
             var steps = outputOffSteps(self.output)
             steps += outputOnSteps(output)
             steps.append(unmuteStep(output))
-            try CodecRecipe("SGTL5000 output \(self.output) -> \(output)", steps).run(on: registers, clock: clock)
+            try run(CodecRecipe("SGTL5000 output \(self.output) -> \(output)", steps))
         }
         self.output = output
     }
@@ -134,7 +135,7 @@ public final class SGTL5000: RecipeDrivenCodec {
         let gain = SGTL5000VolumeSplit.inputGain(pgaGainDB, microphone: !lineIn)
         self.input = (lineIn, micBias, gain)
         if powerState == .on {
-            try CodecRecipe("SGTL5000 input \(input)", inputSteps()).run(on: registers, clock: clock)
+            try run(CodecRecipe("SGTL5000 input \(input)", inputSteps()))
         }
         return lineIn ? gain.adcDB : gain.totalDB
     }
@@ -149,8 +150,7 @@ public final class SGTL5000: RecipeDrivenCodec {
         volumes[output] = setting
         // Only the selected output's registers are written (the DAC volume is shared); others apply on selection.
         if powerState == .on && output == self.output {
-            try CodecRecipe("SGTL5000 \(output) volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("SGTL5000 \(output) volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         return setting
     }
@@ -165,7 +165,7 @@ public final class SGTL5000: RecipeDrivenCodec {
     @discardableResult
     public func apply(preset: EQPreset) throws(CodecError) -> EQPath {
         let plan = SGTL5000Equalizer.plan(preset, sampleRate: Double(format?.sampleRate ?? 48_000))
-        try eqRecipe(plan).run(on: registers, clock: clock)
+        try run(eqRecipe(plan))
         eqPlan = plan
         eqPreset = preset
         activeEQPath = plan.path
@@ -432,7 +432,10 @@ public final class SGTL5000: RecipeDrivenCodec {
     /// Reads `register` straight from the chip; no answer means no SGTL5000 there.
     private func readChip(_ register: RegisterAddress, reason: String) throws(CodecError) -> RegisterValue {
         do {
-            return try registers.bus.read(register)
+            let bus = registers.bus
+            let reply = try bus.perform(.read(reg: register))
+            transcript?.append(driverTransfer: reply.exchanges, in: "SGTL5000 reset", reason: reason)
+            return bus.layout.value(fromReadBytes: reply.bytes)
         } catch {
             throw .notIdentified(codec: name, evidence: "\(reason) at \(registers.bus.target) failed: \(error)",
                                  hint: "Check the board file's I2C bus and address, and that the HAT is seated")

@@ -17,6 +17,7 @@ public final class WM8731: RecipeDrivenCodec {
     public let maximumVolumeDB: Double
 
     public internal(set) var powerState: CodecPowerState = .off
+    public var transcript: CodecTranscript?
     public private(set) var format: CodecStreamFormat?
     public private(set) var clockPlan: WM8731ClockPlan?
     private var headphones: VolumeSetting
@@ -48,7 +49,7 @@ public final class WM8731: RecipeDrivenCodec {
 
     @discardableResult
     public func reset() throws(CodecError) -> CodecIdentity {
-        try resetRecipe.run(on: registers, clock: clock)
+        try run(resetRecipe)
         registers.resetToDefaults()
         powerState = .off
         format = nil
@@ -59,7 +60,7 @@ public final class WM8731: RecipeDrivenCodec {
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
         let plan = try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
-        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
+        try run(configureRecipe(format, plan: plan))
         self.format = format
         clockPlan = plan
     }
@@ -95,7 +96,7 @@ public final class WM8731: RecipeDrivenCodec {
                                     + "input; use microphone or line")
         }
         if powerState == .on {
-            try CodecRecipe("WM8731 input \(input)", inputSteps(chosen)).run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8731 input \(input)", inputSteps(chosen)))
         }
         self.input = chosen
         return gain
@@ -111,8 +112,7 @@ public final class WM8731: RecipeDrivenCodec {
         let setting = WM8731VolumeSplit.split(Swift.min(dB, maximumVolumeDB), output: output)
         // Only powered outputs are written; otherwise the level applies at power-up.
         if powerState == .on {
-            try CodecRecipe("WM8731 headphones volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8731 headphones volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         headphones = setting
         return setting

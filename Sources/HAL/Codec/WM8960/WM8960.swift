@@ -12,6 +12,7 @@ public final class WM8960: RecipeDrivenCodec {
     public let maximumVolumeDB: Double
 
     public internal(set) var powerState: CodecPowerState = .off
+    public var transcript: CodecTranscript?
     public private(set) var format: CodecStreamFormat?
     public private(set) var clockPlan: WM8960ClockPlan?
     public private(set) var output: CodecOutput = .headphones
@@ -48,7 +49,7 @@ public final class WM8960: RecipeDrivenCodec {
 
     @discardableResult
     public func reset() throws(CodecError) -> CodecIdentity {
-        try resetRecipe.run(on: registers, clock: clock)
+        try run(resetRecipe)
         registers.resetToDefaults()
         powerState = .off
         format = nil
@@ -59,7 +60,7 @@ public final class WM8960: RecipeDrivenCodec {
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
         let plan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
-        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
+        try run(configureRecipe(format, plan: plan))
         self.format = format
         clockPlan = plan
     }
@@ -78,7 +79,7 @@ public final class WM8960: RecipeDrivenCodec {
         if powerState == .on {
             var steps = outputOffSteps(self.output)
             steps += outputOnSteps(output)
-            try CodecRecipe("WM8960 output \(self.output) -> \(output)", steps).run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8960 output \(self.output) -> \(output)", steps))
         }
         self.output = output
     }
@@ -98,8 +99,7 @@ public final class WM8960: RecipeDrivenCodec {
         }
         let code = WM8960VolumeSplit.inputCode(pgaGainDB)
         if powerState == .on {
-            try CodecRecipe("WM8960 input \(input)", inputSteps(path: path, micBias: micBias, code: code))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8960 input \(input)", inputSteps(path: path, micBias: micBias, code: code)))
         }
         self.input = (path, micBias, code)
         return WM8960VolumeSplit.inputDB(code: code)
@@ -114,8 +114,7 @@ public final class WM8960: RecipeDrivenCodec {
         let setting = WM8960VolumeSplit.split(Swift.min(dB, maximumVolumeDB), output: output)
         // Only a powered output's registers are written; the others apply at power-up or selection.
         if powerState == .on && output == self.output {
-            try CodecRecipe("WM8960 \(output) volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8960 \(output) volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         volumes[output] = setting
         return setting
