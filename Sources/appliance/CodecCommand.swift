@@ -157,7 +157,17 @@ extension CodecCommand {
             let target = codec.bus.target
             print("\(config.codec.chip.displayName) on i2c-\(target.bus) at \(target.address), \(config.codec.clock) "
                 + "(board '\(config.name)'): \(operation.rawValue), \(session.summary(of: operation))")
+            if let level = session.volumeSet(by: operation) { print(Self.fineGain(of: level)) }
             print(CodecTranscriptReport(transcript: transcript, target: target, layout: codec.bus.layout))
+        }
+
+        /// What the codec's steps could not make, as the 8.24 stage applies it:
+        /// `speaker -30.25 dB = codec -30.0 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)`.
+        static func fineGain(of level: VolumeSetting) -> String {
+            if level.isMuted { return "\(level.output) muted: the 8.24 stage scales by 0 (raw 0)" }
+            let gain = level.fineGain
+            return "\(level.output) \(level.levelDB) dB = codec \(level.codecDB) dB + fine \(level.fineDB) dB: "
+                + "the 8.24 stage scales by \(formatFixed(gain.doubleValue, decimals: 8)) (raw \(gain.raw))"
         }
     }
 }
@@ -225,6 +235,14 @@ struct CodecSession {
         try driver.select(output: output)
         try driver.setVolume(startVolume, output: output)
         try driver.powerUp()
+    }
+
+    /// The output level `operation` sets, whose fine part the 8.24 stage applies (nil for the others).
+    func volumeSet(by operation: CodecOperation) -> VolumeSetting? {
+        switch operation {
+        case .powerUp, .volume: codec.codec.volume(of: output)
+        case .reset, .rateChange, .standby, .wake, .powerDown: nil
+        }
     }
 
     /// The rate the I2S runs at after `operation` (nil once it stopped).

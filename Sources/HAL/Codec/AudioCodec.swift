@@ -33,7 +33,7 @@ public protocol AudioCodec: AnyObject {
     func select(input: CodecInput, micBias: Bool, pgaGainDB: Double) throws(CodecError) -> Double
 
     /// Sets `output` to `dB` (capped at the board maximum), split across the codec's stages; returns the
-    /// split, whose `fineDB` the caller applies in its 8.24 gain stage.
+    /// split, whose `fineGain` the caller hands to the output chain's `FineGainStage` (Codec8_24).
     @discardableResult
     func setVolume(_ dB: Double, output: CodecOutput) throws(CodecError) -> VolumeSetting
     /// The output's level as last set.
