@@ -162,11 +162,12 @@ extension CodecCommand {
         }
 
         /// What the codec's steps could not make, as the 8.24 stage applies it:
-        /// `speaker -30.25 dB = codec -30.0 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)`.
+        /// `speaker -30.25 dB = codec -30.00 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)`.
         static func fineGain(of level: VolumeSetting) -> String {
             if level.isMuted { return "\(level.output) muted: the 8.24 stage scales by 0 (raw 0)" }
             let gain = level.fineGain
-            return "\(level.output) \(level.levelDB) dB = codec \(level.codecDB) dB + fine \(level.fineDB) dB: "
+            return "\(level.output) \(formatDecibels(level.levelDB, decimals: 2)) = codec "
+                + "\(formatDecibels(level.codecDB, decimals: 2)) + fine \(formatDecibels(level.fineDB, decimals: 2)): "
                 + "the 8.24 stage scales by \(formatFixed(gain.doubleValue, decimals: 8)) (raw \(gain.raw))"
         }
     }

@@ -56,7 +56,7 @@ struct CodecCommandTests {
         // The speaker amplifier steps 1 dB (WM8960 datasheet, R40/R41 SPKLVOL) and the DAC 0.5 dB (R10/R11):
         // -0.25 dB is left for the samples, 10^(-0.25/20) = 0.971627951, 8.24 raw round(0.971627951 · 2^24).
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.dropFirst().first == "speaker -30.25 dB = codec -30.0 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)")
+        #expect(lines.dropFirst().first == "speaker -30.25 dB = codec -30.00 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)")
     }
 
     @Test func aResetTraceShowsTheDriversIdentificationReads() throws {
