@@ -28,7 +28,6 @@ final class SimulatedChip: I2CTransport, @unchecked Sendable {
     // MARK: What the chip saw
 
     var trace: [RegisterBusEvent] { condition.locked { events } }
-    var traceCount: Int { condition.locked { events.count } }
     var wireTrace: [I2CWireTransfer] { condition.locked { wire } }
 
     func clearTrace() {

@@ -54,9 +54,6 @@ public final class SimulatedRegisterBus: RegisterBus, @unchecked Sendable {
     /// retries appear as separate events.
     public var trace: [RegisterBusEvent] { chip.trace }
 
-    /// How many transfers the trace holds (without copying it).
-    public var traceCount: Int { chip.traceCount }
-
     /// The same transfers as bytes on the wire.
     public var wireTrace: [I2CWireTransfer] { chip.wireTrace }
 
