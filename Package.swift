@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "QueueTests", dependencies: ["Queue", "TestSupport"]),
+        .testTarget(name: "QueueTests", dependencies: ["Queue", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "applianceTests", dependencies: ["appliance", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,8 +9,10 @@ import Glibc
 enum AudioTool {
     static let dataFormatNames = "u8, s8, s16, s24, s32, f32, f64, ulaw, alaw, ima4, ima-adpcm"
 
-    /// The output data format named `name` (nil: the input's, or 16-bit if the container cannot hold that),
-    /// with the byte order the container uses.
+    /// The output data format named `name` (nil: the input's, in the byte order and signedness the container
+    /// uses), with the byte order the container uses. Without a name, a container that cannot hold the input's
+    /// data format is refused with the same reason as asking for that format by name: silently decoding or
+    /// re-encoding (IMA4 to Microsoft IMA ADPCM, float to 16 bits) would not keep the audio as it was.
     static func dataFormat(_ name: String?, type: AudioFileType, like input: StreamFormat, rate: Double,
                            channels: Int) throws -> StreamFormat {
         let bigEndian = type.family != .riff && !(type == .aifc && name == "s16")
@@ -19,10 +21,14 @@ enum AudioTool {
         case nil:
             format = input
             format.sampleRate = rate
-            if format.channelsPerFrame != channels || type.refusal(for: format) != nil || format.formatID == .microsoftIMAADPCM || format.formatID == .appleIMA4 {
+            if format.channelsPerFrame != channels || type.refusal(for: format) != nil {
                 format = rebuild(input, type: type, rate: rate, channels: channels, bigEndian: bigEndian)
             }
-            if type.refusal(for: format) != nil { format = .linearPCM(sampleRate: rate, channels: channels, bits: 16, isBigEndian: bigEndian) }
+            if let refusal = type.refusal(for: format) {
+                let inputName = self.name(of: input)
+                throw AudioToolError("cannot write \(inputName) in \(type): \(refusal) (\(inputName) is the input's data format; "
+                                     + "give --data-format to decode or re-encode it)")
+            }
             return format
         case "u8": format = .linearPCM(sampleRate: rate, channels: channels, bits: 8, isSigned: type.family != .riff ? true : false)
         case "s8": format = .linearPCM(sampleRate: rate, channels: channels, bits: 8, isSigned: true)
@@ -49,8 +55,21 @@ enum AudioTool {
                               isBigEndian: bigEndian, isSigned: signed)
         case .muLaw: return .muLaw(sampleRate: rate, channels: channels)
         case .aLaw: return .aLaw(sampleRate: rate, channels: channels)
-        case .appleIMA4, .microsoftIMAADPCM:
-            return type.family == .riff ? .microsoftIMAADPCM(sampleRate: rate, channels: channels) : .appleIMA4(sampleRate: rate, channels: channels)
+        case .appleIMA4: return .appleIMA4(sampleRate: rate, channels: channels)
+        case .microsoftIMAADPCM: return .microsoftIMAADPCM(sampleRate: rate, channels: channels)
+        }
+    }
+
+    /// The `--data-format` name of `format` ("s16", "f32", "ima4").
+    static func name(of format: StreamFormat) -> String {
+        switch format.formatID {
+        case .linearPCM:
+            if format.isFloat { return "f\(format.bitsPerChannel)" }
+            return (format.isSignedInteger ? "s" : "u") + "\(format.bitsPerChannel)"
+        case .muLaw: return "ulaw"
+        case .aLaw: return "alaw"
+        case .appleIMA4: return "ima4"
+        case .microsoftIMAADPCM: return "ima-adpcm"
         }
     }
 
@@ -78,9 +97,10 @@ enum AudioTool {
         var settings = settings
         settings.outputRate = rate
         settings.outputChannels = outChannels
+        let (markers, dropped) = type.storableMarkers(scaled(input.markers, by: outRate / input.sampleRate))
         let output = try AudioFile.create(path: outPath, type: type, format: format,
                                           options: AudioFileWriteOptions(commitInterval: 0, replaceAtomically: true,
-                                                                         metadata: input.metadata, markers: []))
+                                                                         metadata: input.metadata, markers: markers))
         do {
             let renderer = try FileRenderer(input: input, output: output, settings: settings)
             let bar = ProgressBar(total: input.frameCount)
@@ -91,6 +111,22 @@ enum AudioTool {
             output.discard()
             throw error
         }
+        for (marker, reason) in dropped { writeToStandardError("appliance: dropped \(describe(marker)): \(reason)\n") }
+    }
+
+    /// Markers and regions moved to another sample rate (positions and lengths in the output's frames).
+    static func scaled(_ markers: [AudioFileMarker], by ratio: Double) -> [AudioFileMarker] {
+        guard ratio != 1 else { return markers }
+        return markers.map { marker in
+            AudioFileMarker(framePosition: Int64((Double(marker.framePosition) * ratio).rounded()), name: marker.name,
+                            frameLength: marker.frameLength.map { Int64((Double($0) * ratio).rounded()) }, isLoop: marker.isLoop)
+        }
+    }
+
+    /// "region 'Chorus' (frames 1000 ... 1499)", "marker 'Start' at frame 0".
+    static func describe(_ marker: AudioFileMarker) -> String {
+        guard let length = marker.frameLength else { return "marker '\(marker.name)' at frame \(marker.framePosition)" }
+        return (marker.isLoop ? "loop" : "region") + " '\(marker.name)' (frames \(marker.framePosition) ... \(marker.framePosition + length - 1))"
     }
 }
 

@@ -98,8 +98,8 @@ extension CodecCommand {
             let clock = ManualClock(skipsSleeps: true)
             let maximum = config.volume.maximumDB
             let codec = try hardware
-                ? BoardCodec.hardware(config.codec, maximumVolumeDB: maximum, clock: SystemClock())
-                : BoardCodec.simulated(config.codec, maximumVolumeDB: maximum, clock: clock)
+                ? BoardCodec.hardware(config.codec, frame: config.i2s, maximumVolumeDB: maximum, clock: SystemClock())
+                : BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: maximum, clock: clock)
             let after = try self.after.map(CodecOperation.parse)
             var streamRate: Int?
             if let after {
@@ -145,7 +145,7 @@ extension CodecCommand {
         func run() throws {
             let operation = try CodecOperation.parse(self.operation)
             let config = try board.load()
-            let codec = try BoardCodec.simulated(config.codec, maximumVolumeDB: config.volume.maximumDB,
+            let codec = try BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
                                                  clock: ManualClock(skipsSleeps: true))
             let session = try CodecSession(config: config, codec: codec, stream: stream)
             try session.prepare(for: operation)
@@ -186,8 +186,10 @@ struct CodecSession {
     init(config: BoardConfig, codec: BoardCodec, stream: CodecCommand.StreamOptions) throws {
         self.config = config
         self.codec = codec
-        format = CodecStreamFormat(sampleRate: 48_000, wordLength: stream.wordLength, role: config.codec.role)
-        newFormat = CodecStreamFormat(sampleRate: stream.rate, wordLength: stream.wordLength, role: config.codec.role)
+        format = CodecStreamFormat(sampleRate: 48_000, wordLength: stream.wordLength, role: config.codec.role,
+                                   frame: config.i2s)
+        newFormat = CodecStreamFormat(sampleRate: stream.rate, wordLength: stream.wordLength, role: config.codec.role,
+                                      frame: config.i2s)
         if let name = stream.output {
             guard let chosen = CodecOutput(rawValue: name) else {
                 throw ValidationError("unknown output '\(name)'; use headphones, speaker or line")

@@ -73,14 +73,16 @@ extension EQCommand {
                 lines.append("No bands: the signal passes unchanged.")
                 return lines.joined(separator: "\n")
             }
-            lines.append("   #  type        frequency      Q     gain")
+            // Frequency, Q and gain exactly as designed (the shortest decimals that read back as the same
+            // numbers), so the response can be rebuilt from the table; two decimals made √2 read as 1.41.
+            lines.append("   #  type        frequency                   Q       gain")
             for (index, band) in design.bands.enumerated() {
                 let number = "\(index + 1)".leftPadded(to: 4)
                 let type = band.type.shortName.rightPadded(to: 10)
-                let frequency = formatHertz(band.frequency).leftPadded(to: 11)
-                let q = formatFixed(band.q, decimals: 2).leftPadded(to: 7)
-                let gain = (band.type.usesGain ? formatDecibels(band.gainDB, decimals: 1) : "-").leftPadded(to: 9)
-                lines.append("\(number)  \(type)\(frequency)\(q)\(gain)")
+                let frequency = (formatExact(band.frequency) + " Hz").leftPadded(to: 11)
+                let q = formatExact(band.q).leftPadded(to: 20)
+                let gain = band.type.usesGain ? (band.gainDB > 0 ? "+" : "") + "\(band.gainDB) dB" : "-"
+                lines.append("\(number)  \(type)\(frequency)\(q)\(gain.leftPadded(to: 11))")
             }
             return lines.joined(separator: "\n")
         }

@@ -23,6 +23,14 @@ func formatDecibels(_ value: Double, decimals: Int) -> String {
     return (value > 0 && !isZero ? "+" : "") + (isZero ? formatFixed(0, decimals: decimals) : text) + " dB"
 }
 
+/// The shortest decimal that reads back as the same Double ("0.707", "1.4142135623730951", "31"): for values
+/// a reader must be able to rebuild something from, such as a filter's Q. No exponent for the values printed here
+/// (1e-4 ... 1e15); whole numbers without ".0".
+func formatExact(_ value: Double) -> String {
+    let text = "\(value)"
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+}
+
 /// "31 Hz", "1 kHz", "12.5 kHz", "28.3 Hz".
 func formatHertz(_ value: Double) -> String {
     if value >= 1000 {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import HAL
+import Synchronization
 
 /// `appliance hal gpio watch|set|chips`: a line through the GPIO character device (libgpiod).
 struct HALGPIOCommand: ParsableCommand {
@@ -28,6 +29,9 @@ struct HALGPIOCommand: ParsableCommand {
         @Flag(name: .customLong("active-low")) var activeLow = false
         @Option(help: "Stop after this many debounced changes.") var count: Int = 1
         @Option(name: .customLong("timeout-ms"), help: "Give up after this long.") var timeoutMilliseconds: Int = 10_000
+        /// For the system test: hold the event thread this long after the first edge, so that edges overflow
+        /// the kernel's queue (16 per line) and the re-read after the gap can be seen.
+        @Option(name: .customLong("stall-ms"), help: .hidden) var stallMilliseconds: Int = 0
 
         func run() throws {
             let bias: GPIOBias
@@ -55,9 +59,22 @@ struct HALGPIOCommand: ParsableCommand {
             let level: Bool
             do throws(GPIOError) {
                 let config = GPIOInputConfig(bias: bias, activeLow: activeLow, edges: .both)
+                let stall = stallMilliseconds
+                let stalled = FirstTime()
                 requested = try gpio.requestInput(.offset(line), on: GPIOChipSelector(chip), config) { event in
-                    send("edge \(event.edge == .rising ? "rising" : "falling") ns=\(event.timestamp.nanoseconds)")
+                    let edge = event.edge == .rising ? "rising" : "falling"
+                    switch event.origin {
+                    case .kernel(let sequence):
+                        send("edge \(edge) ns=\(event.timestamp.nanoseconds)" + (sequence.map { " seq=\($0)" } ?? ""))
+                    case .reread(let lost):
+                        send("reread \(edge) ns=\(event.timestamp.nanoseconds) lost=\(lost.map(String.init) ?? "unknown")")
+                    }
                     inputs.handle(event)
+                    // The first edge holds the event thread, so later edges pile up in the kernel's queue.
+                    if stall > 0, stalled.claim() {
+                        send("stalled ms=\(stall)")
+                        SystemClock.shared.sleep(for: .milliseconds(stall))
+                    }
                 }
                 level = try requested.value()
             } catch { throw HALCommandError(error) }
@@ -109,4 +126,10 @@ struct HALGPIOCommand: ParsableCommand {
             } catch { throw HALCommandError(error) }
         }
     }
+}
+
+/// True for the first caller of `claim()` only, on any thread.
+private final class FirstTime: Sendable {
+    private let taken = Atomic<Bool>(false)
+    func claim() -> Bool { !taken.exchange(true, ordering: .relaxed) }
 }

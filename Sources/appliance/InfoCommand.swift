@@ -25,7 +25,7 @@ struct InfoCommand: ParsableCommand {
         lines.append("Packets:        \(audio.packetCount) of \(format.bytesPerPacket) bytes, \(format.framesPerPacket) frames each")
         lines.append("Audio data:     \(audio.audioDataByteCount) bytes at offset \(audio.dataOffset)")
         for marker in audio.markers {
-            let length = marker.frameLength.map { ", \($0) frames long" } ?? ""
+            let length = marker.frameLength.map { ", \($0) frames long" + (marker.isLoop ? ", loop" : "") } ?? ""
             lines.append("Marker:         frame \(marker.framePosition)\(length) \"\(marker.name)\"")
         }
         for (key, value) in audio.metadata.entries {

@@ -44,13 +44,36 @@ struct BoardAssemblyTests {
         #expect(config.jackSensing(chip: .label("pinctrl-bcm2711")) == nil)
     }
 
-    @Test func everyBoardsCodecComesUpOnItsTwin() throws {
+    /// The Fe-Pi's bias from its board file: 3.0 V through 2 kOhm (fe-pi-audio-overlay.dts micbias-voltage-m-volts
+    /// = <3000>, micbias-resistor-k-ohms = <2>), which reach CHIP_MIC_CTRL as BIAS_VOLT 7, BIAS_RESISTOR 1.
+    @Test func theFePisMicBiasComesFromItsBoardFile() throws {
+        let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/fe-pi-audio.yaml")
+        #expect(config.codec.micBias == SGTL5000MicBias(millivolts: 3_000, kilohms: 2))
+        let codec = try BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
+                                             clock: ManualClock(skipsSleeps: true))
+        try codec.codec.reset()
+        try codec.codec.configure(CodecStreamFormat(sampleRate: 48_000, role: config.codec.role, frame: config.i2s))
+        try codec.codec.powerUp()
+        try codec.codec.select(input: .microphone, micBias: true, pgaGainDB: 20)
+        #expect(codec.model?.bus.registerValue(0x002A).map { $0 & 0x0370 } == 0x0170)
+        let state = try #require(codec.model?.describeState(streamRate: 48_000))
+        #expect(state.contains("mic bias 3.0 V through 2 kΩ"), "\(state)")
+    }
+
+    /// Every board, 16- and 24-bit streams: the codec's clocks must make the board's I2S frame (bcm2835-i2s.c
+    /// `bcm2835_i2s_hw_params` frames by the sample width unless the slot width is set; the overlay pins two
+    /// 32-bit slots, so 16-bit streams run 64 bit clocks a frame too), which each twin checks against its
+    /// registers: the WM8960's BCLKDIV, the SGTL5000's SCLKFREQ, the PCM5122's PLL from BCLK, the WM8731's
+    /// 12 MHz USB-mode bit clock (audioinjector-pi-soundcard.c: bclk_ratio 250 at 48 kHz).
+    @Test(arguments: [16, 24])
+    func everyBoardsCodecComesUpOnItsTwin(wordLength: Int) throws {
         for file in try RepositoryFiles.yamlFiles(in: RepositoryFiles.boardConfigs) {
             let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/" + file)
-            let codec = try BoardCodec.simulated(config.codec, maximumVolumeDB: config.volume.maximumDB,
+            let codec = try BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
                                                  clock: ManualClock(skipsSleeps: true))
             try codec.codec.reset()
-            try codec.codec.configure(CodecStreamFormat(sampleRate: 48_000, role: config.codec.role))
+            try codec.codec.configure(CodecStreamFormat(sampleRate: 48_000, wordLength: wordLength,
+                                                        role: config.codec.role, frame: config.i2s))
             try codec.codec.select(output: config.route.output)
             let level = try codec.codec.setVolume(config.volume.defaultDB, output: config.route.output)
             try codec.codec.powerUp()
@@ -59,6 +82,9 @@ struct BoardAssemblyTests {
             // "headphones: powered at -20.0 dB" (WM89xx, WM8731), "line: playing at -20.0 dB" (PCM5122).
             #expect(state.contains("\(config.route.output): powered at \(level.codecDB) dB")
                     || state.contains("\(config.route.output): playing at \(level.codecDB) dB"), "\(file): \(state)")
+            #expect(state.contains("48000 Hz") && !state.contains("mismatch") && !state.contains("no clock")
+                        && !state.contains("outside the datasheet's limits"),
+                    "\(file), \(wordLength)-bit: \(state)")
         }
     }
 }

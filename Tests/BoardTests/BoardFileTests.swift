@@ -95,8 +95,33 @@ struct BoardFileTests {
             ":6: codec.mclk: the wm8960 cannot run from BCLK (give its MCLK crystal in Hz)",
         ],
         "codec-jack-status": [
-            ":10: jack.source: the wm8731 has no readable jack status (use source: gpio with the jack's switch line)",
-            ":11: jack.line: only used with source: gpio",
+            ":11: jack.source: the wm8731 has no readable jack status (use source: gpio with the jack's switch line)",
+            ":12: jack.line: only used with source: gpio",
+        ],
+        // A bare crystal needs the codec's own oscillator: only the WM8731 has one (XTI/XTO, R6 OSCPD), and it
+        // must say which clock it has, because its driver powers the oscillator only for a crystal.
+        "crystal-clock": [":7: codec.clock: the SGTL5000 has no crystal oscillator (an oscillator drives its MCLK pin: clock: mclk)"],
+        "wm8731-clock-unsaid": [
+            ":6: codec.clock: the WM8731 runs from a crystal on XTI/XTO or from a clock on MCLK: say which (clock: crystal or clock: mclk)",
+        ],
+        // sound/soc/codecs/sgtl5000.c and its binding: micbias-voltage-m-volts 1250...3000 in 250 mV steps,
+        // micbias-resistor-k-ohms 0, 2, 4 or 8 (0 is "off", which the input's bias switch says instead).
+        "mic-bias": [
+            ":7: codec.mic-bias-mv: 3100 is out of range (1250...3000)",
+            ":8: codec.mic-bias-kohm: 3 kOhm is not a bias resistor the chip has (2, 4 or 8)",
+        ],
+        "mic-bias-fixed": [":7: codec.mic-bias-mv: the WM8960's mic bias is not programmable (remove it)"],
+        "crystal-consumer": [
+            ":7: codec.clock: a codec on its own crystal must drive BCLK and LRCLK: the Pi's clocks cannot keep phase with it (role: provider)",
+        ],
+        "clock-kind-typo": [":7: codec.clock: unknown value 'cristal' (did you mean 'crystal'?)"],
+        "i2s-frame": [":10: i2s.slot-width: 64 is not a slot width (16...32)"],
+        // USB mode drives BCLK at 12 MHz (audioinjector-pi-soundcard.c: bclk_ratio 250 at 48 kHz), not in slots.
+        "usb-mode-in-slots": [
+            ":7: i2s: a WM8731 providing the clocks from 12 MHz (USB mode) drives BCLK at 12 MHz, not in slots (write i2s: bit-clock: 12000000)",
+        ],
+        "fixed-bit-clock-wm8960": [
+            ":10: i2s.bit-clock: only a WM8731 providing the clocks in USB mode (12 MHz) makes a fixed bit clock, equal to its MCLK (remove bit-clock; give slots and slot-width)",
         ],
         "dac-with-capture": [
             ":9: pcm.capture: the pcm5122 has no inputs (remove capture: it is a DAC only)",
@@ -113,9 +138,14 @@ struct BoardFileTests {
             ":15: amplifier.line: GPIO17 is already used by buttons[0].line (line 11)",
         ],
         "i2s-line": [
-            ":11: buttons[0].line: GPIO18 is the I2S BCLK pin (pick a free line)",
-            ":13: buttons[1].line: GPIO40 is not on the Raspberry Pi header (0...27, or name the chip under gpio.chip)",
+            ":12: buttons[0].line: GPIO18 is the I2S BCLK pin (pick a free line)",
+            ":14: buttons[1].line: GPIO40 is not on the Raspberry Pi header (0...27, or name the chip under gpio.chip)",
         ],
+        // Fuzzing found the "did you mean" table grew with the key's length; keys are bounded instead.
+        "long-key": [":5: a key of 300 characters; keys are at most 64"],
+        // Fuzzing found the duplicate-key check quadratic in the number of keys; mappings are bounded (and the
+        // check is a table lookup).
+        "too-many-keys": [":68: more than 64 keys in one mapping (from line 4)"],
         "led-kind-mismatch": [
             ":12: leds[0].line: only used with kind: gpio",
             ":14: leds[1].name: 'ring' is already the name of leds[0]",
@@ -153,6 +183,22 @@ struct BoardFileTests {
             } catch {
                 #expect(error.errors.map(\.description) == (Self.broken[name] ?? []).map { path + $0 }, "\(file)")
             }
+        }
+    }
+
+    /// Fuzzing fed the loader 256 KiB of keys (a minute of duplicate checks); a board file is a few KiB, so a
+    /// document over the bound is refused at line 1 before any line is read.
+    @Test func aDocumentOverTheSizeBoundIsRefusedWithItsSize() throws {
+        let valid = try RepositoryFiles.text(RepositoryFiles.root + "/board-configs/simulated.yaml")
+        let bound = 64 << 10
+        let text = valid + String(repeating: "#", count: bound - valid.utf8.count) + "\n"
+        #expect(text.utf8.count == bound + 1)
+        #expect(throws: Never.self) { try BoardConfig.parse(valid, file: "big.yaml") }
+        do throws(BoardConfigErrors) {
+            _ = try BoardConfig.parse(text, file: "big.yaml")
+            Issue.record("a document of \(text.utf8.count) bytes was read")
+        } catch {
+            #expect(error.errors.map(\.description) == ["big.yaml:1: the file is 65537 bytes; a board file is at most 65536 (is it the right file?)"])
         }
     }
 

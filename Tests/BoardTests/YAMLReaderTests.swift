@@ -70,6 +70,9 @@ struct YAMLReaderTests {
     static let errors: [(String, String)] = [
         ("a:\n\tb: 1", "t.yaml:2: tab in indentation (indent with spaces)"),
         ("a: &x 1", "t.yaml:1: anchors ('&') are not supported"),
+        // Bounded: a value is echoed in errors and looked up for "did you mean" (a quoted one counts its quotes).
+        ("a: 1\nchip: " + String(repeating: "w", count: 257), "t.yaml:2: a value of 257 characters; values are at most 256"),
+        ("a: [x, '" + String(repeating: "w", count: 300) + "']", "t.yaml:1: a value of 302 characters; values are at most 256"),
         ("a: *x", "t.yaml:1: aliases ('*') are not supported"),
         ("a: !t 1", "t.yaml:1: tags ('!') are not supported"),
         ("a: |\n  text", "t.yaml:1: block scalars ('|' and '>') are not supported; write the value on one line"),

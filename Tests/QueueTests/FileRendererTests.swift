@@ -60,3 +60,27 @@ struct FileRendererTests {
         #expect(try readAll(try AudioFile.open(path: dir.file("out.wav"))) == expected)
     }
 }
+
+/// The renderer's exact path, the one `appliance convert` and `render` take when nothing but the data format
+/// changes, checked against sox (which reads integer files up to 32 bits exactly).
+@Suite("Exact conversion")
+struct ExactConversionTests {
+    @Test func s32ToS32AndS16ToS24AreSampleForSampleWhatSoxReads() throws {
+        guard toolAvailable("sox") else { return }
+        let directory = TemporaryDirectory()
+        for (bits, to) in [(32, StreamFormat.linearPCM(sampleRate: 48_000, channels: 2, bits: 32, isBigEndian: true)),
+                           (16, StreamFormat.linearPCM(sampleRate: 48_000, channels: 2, bits: 24))] {
+            let input = directory.file("in\(bits).wav")
+            try run("sox", ["-R", "-n", "-r", "48000", "-c", "2", "-b", "\(bits)", "-e", "signed-integer", input,
+                            "synth", "0.5", "whitenoise", "gain", "-30"])
+            let output = directory.file("out\(bits).\(to.isBigEndian ? "aifc" : "wav")")
+            let sink = try AudioFile.create(path: output, type: to.isBigEndian ? .aifc : .wave, format: to)
+            let renderer = try FileRenderer(input: try AudioFile.open(path: input), output: sink, settings: RenderSettings())
+            #expect(try renderer.run() == 24_000)
+            try sink.close()
+            let reference = try soxSamples(input)
+            if bits == 32 { #expect(reference.contains { $0 & 0x7F != 0 }, "low bits 8.24 cannot hold") }
+            #expect(try soxSamples(output) == reference, "s\(bits) -> \(to)")
+        }
+    }
+}

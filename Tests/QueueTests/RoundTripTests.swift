@@ -177,3 +177,25 @@ struct RoundTripTests {
         if toolAvailable("ffmpeg") { #expect(try ffmpegSamples(path).count == 12000) }
     }
 }
+
+/// Which markers each container keeps, and why it drops the others.
+struct MarkerStorageTests {
+    @Test func containersKeepWhatTheyCanHoldAndSayWhy() {
+        let marker = AudioFileMarker(framePosition: 10, name: "m")
+        let region = AudioFileMarker(framePosition: 20, name: "r", frameLength: 5)
+        let loop = AudioFileMarker(framePosition: 30, name: "l", frameLength: 5, isLoop: true)
+        let emptyLoop = AudioFileMarker(framePosition: 0, name: "e", frameLength: 0, isLoop: true)
+        let far = AudioFileMarker(framePosition: Int64(UInt32.max) + 1, name: "far")
+        let all = [marker, region, loop, emptyLoop, far]
+        // RIFF cue points are 32-bit (cue chunk dwSampleOffset); AIFF MARK has no length (AIFF 1.3 Marker Chunk)
+        // and INST holds a sustain and a release loop; CAF positions are Float64.
+        #expect(AudioFileType.wave.storableMarkers(all).kept == [marker, region, loop])
+        #expect(AudioFileType.aiff.storableMarkers(all).kept == [marker, loop])
+        #expect(AudioFileType.aiff.storableMarkers(all).dropped.map(\.reason) == [
+            "AIFF markers (MARK) have no length, so regions cannot be kept", "a loop must span at least one frame",
+            "AIFF marker positions are at most 4294967295"])
+        #expect(AudioFileType.caf.storableMarkers(all).kept == [marker, region, loop, far])
+        let threeLoops = [loop, loop, loop]
+        #expect(AudioFileType.aifc.storableMarkers(threeLoops).dropped.map(\.reason) == ["AIFF-C holds two loops (INST: sustain and release)"])
+    }
+}

@@ -30,7 +30,9 @@ struct BoardCommandTests {
         #expect(lines.contains("led           pixels: apa102 x3 on /dev/spidev0.1"))
         #expect(lines.contains("jack          none"))
         #expect(lines.contains("route         output headphones, input microphone"))
-        #expect(lines.count == 18)
+        #expect(lines.contains("i2s frame     2 x 32-bit slots (64 fs)"), "the default frame the overlay pins")
+        #expect(lines.contains("  clock       MCLK 12.288 MHz, codec is clock provider"))
+        #expect(lines.count == 19)
     }
 
     @Test func showReadsAFileAndTheBuiltInBoard() throws {

@@ -27,6 +27,24 @@ struct EQCommandTests {
         #expect(lines.first { $0.contains("Flat") }?.contains("0.0 dB") == true)
     }
 
+    /// The band table must be precise enough to rebuild the response: a one-octave bell has
+    /// Q = 1 / (2 sinh(ln 2 / 2)) = √2 (RBJ Audio EQ Cookbook, bandwidth to Q), which two decimals printed as 1.41;
+    /// the centres are ISO 266's nominal octave frequencies.
+    @Test func showPrintsQAndFrequenciesThatReadBackExactly() throws {
+        let result = try ApplianceBinary.run(["eq", "show", "rock"])
+        #expect(result.status == 0)
+        let rows = result.stdout.split(separator: "\n").filter { $0.contains(" peak ") }.map { $0.split(separator: " ") }
+        #expect(rows.count == 10)
+        let octaveQ = 1 / (2 * sinh(log(2.0) / 2))
+        #expect(abs(octaveQ - 2.0.squareRoot()) < 1e-15)
+        for row in rows {
+            // "   1  peak  31 Hz  1.4142135623730951  +5.0 dB"
+            #expect(Double(String(row[4])) == 2.0.squareRoot(), "\(row)")
+        }
+        #expect(rows.map { Double(String($0[2])) } == [31, 62, 125, 250, 500, 1000, 2000, 4000, 8000, 16000])
+        #expect(rows.map { String($0[5]) } == ["+5.0", "+4.0", "+3.0", "+1.5", "-0.5", "-1.0", "+0.5", "+2.5", "+3.5", "+4.5"])
+    }
+
     @Test func showRockPrintsBandsPrecutAndChart() throws {
         let result = try ApplianceBinary.run(["eq", "show", "rock"])
         #expect(result.status == 0)
@@ -34,8 +52,8 @@ struct EQCommandTests {
         let out = result.stdout
         #expect(out.hasPrefix("Rock:"))
         #expect(out.contains("Pre-cut -"))
-        for frequency in ["31 Hz", "62 Hz", "125 Hz", "250 Hz", "500 Hz", "1 kHz", "2 kHz", "4 kHz", "8 kHz", "16 kHz"] {
-            #expect(out.split(separator: "\n").contains { $0.contains("peak") && $0.contains(" \(frequency) ") && $0.contains("1.41") },
+        for frequency in ["31 Hz", "62 Hz", "125 Hz", "250 Hz", "500 Hz", "1000 Hz", "2000 Hz", "4000 Hz", "8000 Hz", "16000 Hz"] {
+            #expect(out.split(separator: "\n").contains { $0.contains("peak") && $0.contains(" \(frequency) ") && $0.contains("1.414") },
                     "band at \(frequency)")
         }
         #expect(out.contains("+5.0 dB"))   // Rock's 31 Hz band

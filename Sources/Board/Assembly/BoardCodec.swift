@@ -13,21 +13,24 @@ public struct BoardCodec {
     public let model: (any SimulatedCodecModel)?
 
     /// The board's codec on its simulated twin: same I2C bus number, address and clock, no hardware.
-    public static func simulated(_ config: CodecConfig, maximumVolumeDB: Double,
+    /// `frame` is the board's I2S frame, which the models check the codec's clocks against.
+    public static func simulated(_ config: CodecConfig, frame: I2SFrame = .standard, maximumVolumeDB: Double,
                                  clock: any MonotonicClock) throws(BoardAssemblyError) -> BoardCodec {
         let address = try i2cAddress(config)
         let mclk = try masterClock(config)
         let model: any SimulatedCodecModel = switch config.chip {
-        case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk)
-        case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk)
-        case .sgtl5000: SGTL5000Model(bus: config.bus, address: address, mclk: mclk)
-        case .pcm5122: PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config))
+        case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk, frame: frame, clock: clock)
+        case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk, crystal: config.clock.isCrystal, frame: frame)
+        case .sgtl5000: SGTL5000Model(bus: config.bus, address: address, mclk: mclk, frame: frame)
+        case .pcm5122: PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config, frame: frame),
+                                    frame: frame)
         }
-        return driver(config, on: model.bus, mclk: mclk, maximumVolumeDB: maximumVolumeDB, clock: clock, model: model)
+        return driver(config, on: model.bus, mclk: mclk, frame: frame, maximumVolumeDB: maximumVolumeDB, clock: clock,
+                      model: model)
     }
 
     /// The board's codec on /dev/i2c-N.
-    public static func hardware(_ config: CodecConfig, maximumVolumeDB: Double,
+    public static func hardware(_ config: CodecConfig, frame: I2SFrame = .standard, maximumVolumeDB: Double,
                                 clock: any MonotonicClock) throws(BoardAssemblyError) -> BoardCodec {
         guard config.control == .appliance else { throw .kernelControlled(config.chip) }
         let address = try i2cAddress(config)
@@ -43,11 +46,12 @@ public struct BoardCodec {
         } catch {
             throw .bus(error)
         }
-        return driver(config, on: bus, mclk: mclk, maximumVolumeDB: maximumVolumeDB, clock: clock, model: nil)
+        return driver(config, on: bus, mclk: mclk, frame: frame, maximumVolumeDB: maximumVolumeDB, clock: clock, model: nil)
     }
 
     /// The chip's driver on `bus`, whichever bus that is.
-    private static func driver(_ config: CodecConfig, on bus: any RegisterBus, mclk: Int, maximumVolumeDB: Double,
+    private static func driver(_ config: CodecConfig, on bus: any RegisterBus, mclk: Int, frame: I2SFrame,
+                               maximumVolumeDB: Double,
                                clock: any MonotonicClock, model: (any SimulatedCodecModel)?) -> BoardCodec {
         func assembled(_ codec: any AudioCodec, _ registers: RegisterCache, _ map: RegisterMap,
                        bus driverBus: any RegisterBus = bus) -> BoardCodec {
@@ -58,24 +62,27 @@ public struct BoardCodec {
             let codec = WM8960(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, WM8960Register.map)
         case .wm8731:
-            let codec = WM8731(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
+            let codec = WM8731(bus: bus, clock: clock, mclk: mclk, crystal: config.clock.isCrystal, maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, WM8731Register.map)
         case .sgtl5000:
-            let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
+            let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, micBias: config.micBias ?? .kernelDefault,
+                                 maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, SGTL5000Register.map)
         case .pcm5122:
             // The driver talks through its page-select wrapper, which the dump must read through too.
-            let codec = PCM512x(bus: bus, clock: clock, clockSource: pcm512xClock(config), maximumVolumeDB: maximumVolumeDB)
+            let codec = PCM512x(bus: bus, clock: clock, clockSource: pcm512xClock(config, frame: frame),
+                                maximumVolumeDB: maximumVolumeDB)
             return assembled(codec, codec.registers, PCM512xRegister.map, bus: codec.pagedBus)
         }
     }
 
-    /// A PCM512x's clock: its SCK pin from a crystal, or its PLL from the bit clock, which the Pi's I2S
-    /// runs at 64 bits a frame (two 32-bit slots) for 16- and 24-bit streams alike.
-    private static func pcm512xClock(_ config: CodecConfig) -> PCM512xClockSource {
-        switch config.clock {
-        case .mclk(let hertz): .masterClock(hertz: hertz)
-        case .bclk: .bitClock64
+    /// A PCM512x's clock: its SCK pin from an oscillator, or its PLL from the bit clock, whose frame the board's
+    /// I2S block sets (two 32-bit slots unless it says otherwise; the board check allows only slots here).
+    private static func pcm512xClock(_ config: CodecConfig, frame: I2SFrame) -> PCM512xClockSource {
+        switch (config.clock, frame) {
+        case (.mclk(let hertz), _), (.crystal(let hertz), _): .masterClock(hertz: hertz)
+        case (.bclk, .slots(let count, let width)): .bitClock(bitsPerFrame: count * width)
+        case (.bclk, .fixedBitClock): .bitClock64
         }
     }
 
@@ -90,7 +97,7 @@ public struct BoardCodec {
     /// The MCLK in Hz for chips that need one.
     private static func masterClock(_ config: CodecConfig) throws(BoardAssemblyError) -> Int {
         switch config.clock {
-        case .mclk(let hertz): return hertz
+        case .mclk(let hertz), .crystal(let hertz): return hertz
         case .bclk:
             guard config.chip.canClockFromBCLK else { throw .needsMasterClock(config.chip) }
             return 0

@@ -27,6 +27,7 @@ codec:
   bus: 1
   address: 0x1a          # the WM8960's only address
   mclk: 12288000         # 12.288 MHz, as on the Waveshare WM8960 HAT
+  clock: mclk            # an oscillator module drives the MCLK pin
   role: provider
   control: appliance
 pcm:

@@ -2,7 +2,7 @@ import HAL
 
 extension BoardConfig {
     /// The top-level keys of a board file.
-    static let topLevelKeys = ["name", "description", "hat", "codec", "pcm", "gpio", "jack", "microphone", "buttons",
+    static let topLevelKeys = ["name", "description", "hat", "codec", "pcm", "i2s", "gpio", "jack", "microphone", "buttons",
                                "amplifier", "leds", "volume", "route"]
 
     /// Reads and validates a board file. `file` names it in errors (the path as the user gave it).
@@ -50,6 +50,7 @@ struct BoardFileDecoder {
             .flatMap(decodeCodec)
         let pcm = reader.value(root, "pcm", "", required: true, hint: "the ALSA PCM names, playback at least")
             .flatMap(decodePCM)
+        let i2s = reader.value(root, "i2s", "", required: false).map(decodeI2S) ?? .standard
         let gpioChip = reader.value(root, "gpio", "", required: false).map(decodeGPIO) ?? .raspberryPiHeader
         let jack = reader.value(root, "jack", "", required: false).map { decodeDetection($0, "jack") } ?? DetectionSource.none
         let microphone = reader.value(root, "microphone", "", required: false)
@@ -65,7 +66,7 @@ struct BoardFileDecoder {
                                  input: pcm.capture == nil ? nil : codec.chip.inputs.first)
         if let routeNode { route = decodeRoute(routeNode, defaults: route) }
         let board = BoardConfig(name: name, description: description, hat: hat, codec: codec, pcm: pcm,
-                                gpioChip: gpioChip, jack: jack, microphone: microphone, buttons: buttons,
+                                i2s: i2s, gpioChip: gpioChip, jack: jack, microphone: microphone, buttons: buttons,
                                 amplifier: amplifier, leds: leds, volume: volume, route: route)
         BoardConsistency(reader: reader, root: root).check(board)
         return board
@@ -80,7 +81,8 @@ struct BoardFileDecoder {
     }
 
     func decodeCodec(_ node: YAMLNode) -> CodecConfig? {
-        guard let node = reader.mapping(node, "codec", known: ["chip", "bus", "address", "mclk", "role", "control"])
+        guard let node = reader.mapping(node, "codec", known: ["chip", "bus", "address", "mclk", "clock", "role", "control",
+                                                               "mic-bias-mv", "mic-bias-kohm"])
         else { return nil }
         let chip = reader.choice(node, "chip", "codec", required: true, options: BoardFieldReader.options(CodecChip.self))
         let bus = reader.integer(node, "bus", "codec", required: false, range: 0...255, what: "an I2C bus number") ?? 1
@@ -89,11 +91,49 @@ struct BoardFileDecoder {
         let clock = reader.value(node, "mclk", "codec", required: true,
                                  hint: "the MCLK crystal in Hz, or bclk for a codec clocked from the bit clock")
             .flatMap(decodeClock)
+            .flatMap { decodeClockKind(node, chip: chip, clock: $0) }
         let role = reader.choice(node, "role", "codec", required: false, options: Self.role) ?? .consumer
         let control = reader.choice(node, "control", "codec", required: false,
                                     options: BoardFieldReader.options(CodecControl.self)) ?? .appliance
+        let micBias = decodeMicBias(node, chip: chip)
         guard let chip, let address, let clock else { return nil }
-        return CodecConfig(chip: chip, bus: bus, address: address, clock: clock, role: role, control: control)
+        return CodecConfig(chip: chip, bus: bus, address: address, clock: clock, role: role, control: control,
+                           micBias: micBias)
+    }
+
+    /// `mic-bias-mv` and `mic-bias-kohm`, as the kernel's sgtl5000 device-tree properties
+    /// `micbias-voltage-m-volts` (1250...3000 in 250 mV steps) and `micbias-resistor-k-ohms` (2, 4, 8); either
+    /// alone keeps the kernel's default for the other (1250 mV, 4 kOhm).
+    func decodeMicBias(_ node: YAMLNode, chip: CodecChip?) -> SGTL5000MicBias? {
+        let voltageNode = node["mic-bias-mv"], resistorNode = node["mic-bias-kohm"]
+        guard voltageNode != nil || resistorNode != nil else { return nil }
+        if let chip, !chip.hasAdjustableMicBias {
+            let key = voltageNode != nil ? "mic-bias-mv" : "mic-bias-kohm"
+            reader.report((voltageNode ?? resistorNode)?.line ?? node.line, "codec.\(key)",
+                          "the \(chip.displayName)'s mic bias is not programmable", hint: "remove it")
+            return nil
+        }
+        let voltages = SGTL5000MicBias.voltages, resistors = SGTL5000MicBias.resistors
+        var millivolts: Int? = SGTL5000MicBias.kernelDefault.millivolts
+        var kilohms: Int? = SGTL5000MicBias.kernelDefault.kilohms
+        if let voltageNode {
+            millivolts = reader.integer(voltageNode, "codec.mic-bias-mv", range: voltages[0]...voltages[voltages.count - 1])
+            if let value = millivolts, !voltages.contains(value) {
+                reader.report(voltageNode.line, "codec.mic-bias-mv", "\(value) mV is not a bias the chip makes",
+                              hint: "1250...3000 in steps of 250")
+                millivolts = nil
+            }
+        }
+        if let resistorNode {
+            kilohms = reader.integer(resistorNode, "codec.mic-bias-kohm", range: 1...8)
+            if let value = kilohms, !resistors.contains(value) {
+                reader.report(resistorNode.line, "codec.mic-bias-kohm", "\(value) kOhm is not a bias resistor the chip has",
+                              hint: "2, 4 or 8")
+                kilohms = nil
+            }
+        }
+        guard let millivolts, let kilohms else { return nil }
+        return SGTL5000MicBias(millivolts: millivolts, kilohms: kilohms)
     }
 
     func decodeClock(_ node: YAMLNode) -> CodecClockSource? {
@@ -107,12 +147,62 @@ struct BoardFileDecoder {
         return .mclk(hertz)
     }
 
+    /// `clock: crystal` or `clock: mclk`: what makes the MCLK frequency. A crystal needs the codec's own
+    /// oscillator, so it is refused for chips without one; a chip that has one must say which it is, because
+    /// the driver powers its oscillator only for a crystal.
+    func decodeClockKind(_ node: YAMLNode, chip: CodecChip?, clock: CodecClockSource) -> CodecClockSource? {
+        let kinds: [(String, String)] = [("crystal", "crystal"), ("mclk", "mclk")]
+        guard let hertz = clock.hertz else {
+            if let entry = node.entries?.first(where: { $0.key == "clock" }) {
+                reader.report(entry.keyMark.line, "codec.clock", "only used with an MCLK frequency (mclk: bclk has none)")
+            }
+            return clock
+        }
+        guard let kindNode = node["clock"] else {
+            if let chip, chip.hasCrystalOscillator {
+                reader.report(node["mclk"]?.line ?? node.line, "codec.clock",
+                              "the \(chip.displayName) runs from a crystal on XTI/XTO or from a clock on MCLK: say which",
+                              hint: "clock: crystal or clock: mclk")
+                return nil
+            }
+            return clock
+        }
+        guard let kind = reader.choice(kindNode, "codec.clock", options: kinds) else { return nil }
+        if kind == "crystal", let chip, !chip.hasCrystalOscillator {
+            reader.report(kindNode.line, "codec.clock", "the \(chip.displayName) has no crystal oscillator",
+                          hint: "an oscillator drives its MCLK pin: clock: mclk")
+            return nil
+        }
+        return kind == "crystal" ? .crystal(hertz) : clock
+    }
+
     func decodePCM(_ node: YAMLNode) -> PCMNames? {
         guard let node = reader.mapping(node, "pcm", known: ["playback", "capture"]) else { return nil }
         let playback = reader.string(node, "playback", "pcm", required: true, hint: "an ALSA PCM name such as hw:CARD=x,DEV=0")
         let capture = reader.string(node, "capture", "pcm", required: false)
         guard let playback else { return nil }
         return PCMNames(playback: playback, capture: capture)
+    }
+
+    /// The I2S frame: `slots` and `slot-width` (default 2 x 32 bits, what the overlay pins), or `bit-clock` for
+    /// a codec that runs BCLK at a fixed frequency (the WM8731 in USB mode: its 12 MHz clock).
+    func decodeI2S(_ node: YAMLNode) -> I2SFrame {
+        guard let node = reader.mapping(node, "i2s", known: ["slots", "slot-width", "bit-clock"]) else { return .standard }
+        if node["bit-clock"] != nil {
+            for key in ["slots", "slot-width"] {
+                if let entry = node.entries?.first(where: { $0.key == key }) {
+                    reader.report(entry.keyMark.line, "i2s.\(key)", "not used with bit-clock: a fixed bit clock sets the frame")
+                }
+            }
+            let hertz = reader.integer(node, "bit-clock", "i2s", required: true, range: CodecClockSource.mclkRange,
+                                       hint: "the codec's fixed BCLK in Hz, such as 12000000")
+            return hertz.map { .fixedBitClock(hertz: $0) } ?? .standard
+        }
+        let slots = reader.integer(node, "slots", "i2s", required: false, range: 2...2, what: "a slot count",
+                                   hint: "2: a stereo I2S frame") ?? 2
+        let width = reader.integer(node, "slot-width", "i2s", required: false, range: 16...32, what: "a slot width",
+                                   hint: "bits per slot, 16...32; 32 carries 16- and 24-bit samples alike") ?? 32
+        return .slots(count: slots, width: width)
     }
 
     func decodeGPIO(_ node: YAMLNode) -> GPIOChipChoice {

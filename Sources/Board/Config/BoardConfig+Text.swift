@@ -10,9 +10,11 @@ extension BoardConfig {
         add("hat", hat.map { "vendor '\($0.vendor)', product '\($0.product)'" } ?? "none (not auto-detected)")
         add("codec", "\(codec.chip) at \(BoardFieldReader.hex(codec.address)) on /dev/i2c-\(codec.bus)")
         add("  clock", "\(codec.clock), codec is clock \(codec.role.rawValue)")
+        if let micBias = codec.micBias { add("  mic bias", "\(micBias)") }
         add("  control", codec.control == .appliance ? "appliance (driver over I2C)" : "kernel (ALSA mixer controls)")
         add("  outputs", codec.chip.outputs.map(\.rawValue).joined(separator: ", "))
         add("  inputs", codec.chip.inputs.isEmpty ? "none" : codec.chip.inputs.map(\.rawValue).joined(separator: ", "))
+        add("i2s frame", "\(i2s)")
         add("pcm playback", pcm.playback)
         add("pcm capture", pcm.capture ?? "none")
         add("gpio chip", "\(gpioChip)")

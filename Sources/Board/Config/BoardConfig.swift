@@ -1,3 +1,5 @@
+import HAL
+
 /// A board, validated: what the board file says, with every default filled in. Built by
 /// `BoardConfig.parse(_:file:)` from a board file; the lead's assembly turns it into a live device.
 public struct BoardConfig: Hashable, Sendable {
@@ -7,6 +9,9 @@ public struct BoardConfig: Hashable, Sendable {
     public var hat: HATMatch?
     public var codec: CodecConfig
     public var pcm: PCMNames
+    /// The I2S frame the Pi runs (`i2s:`, two 32-bit slots unless the board says otherwise): the one source
+    /// of the bit clock every codec's clocks derive from.
+    public var i2s: I2SFrame
     public var gpioChip: GPIOChipChoice
     public var jack: DetectionSource
     public var microphone: DetectionSource
@@ -17,7 +22,7 @@ public struct BoardConfig: Hashable, Sendable {
     public var route: DefaultRoute
 
     public init(name: String, description: String, hat: HATMatch? = nil, codec: CodecConfig, pcm: PCMNames,
-                gpioChip: GPIOChipChoice = .raspberryPiHeader, jack: DetectionSource = .none,
+                i2s: I2SFrame = .standard, gpioChip: GPIOChipChoice = .raspberryPiHeader, jack: DetectionSource = .none,
                 microphone: DetectionSource = .none, buttons: [ButtonConfig] = [], amplifier: AmplifierConfig? = nil,
                 leds: [LEDConfig] = [], volume: VolumeLimits, route: DefaultRoute) {
         self.name = name
@@ -25,6 +30,7 @@ public struct BoardConfig: Hashable, Sendable {
         self.hat = hat
         self.codec = codec
         self.pcm = pcm
+        self.i2s = i2s
         self.gpioChip = gpioChip
         self.jack = jack
         self.microphone = microphone

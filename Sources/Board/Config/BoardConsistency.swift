@@ -1,3 +1,5 @@
+import HAL
+
 /// The checks that span fields: a route the chip cannot take, a line used twice or one that belongs to the
 /// audio interface, a clock the chip cannot run from. Field-level errors are already reported by then.
 struct BoardConsistency {
@@ -44,6 +46,38 @@ struct BoardConsistency {
         if board.codec.clock == .bclk, !chip.canClockFromBCLK {
             reader.report(line(["codec", "mclk"]), "codec.mclk", "the \(chip) cannot run from BCLK",
                           hint: "give its MCLK crystal in Hz")
+        }
+        if board.codec.clock.isCrystal, board.codec.role == .consumer {
+            // A slave codec needs BCLK and LRCLK in a fixed phase with its MCLK (its sibling WM8734's datasheet,
+            // "Digital audio interface": it "relies on controlled phase relationships between audio interface
+            // BCLK, DACLRC and the master MCLK"); the Pi's clocks know nothing of a crystal on the HAT, which is
+            // why the Audio Injector's machine driver makes the codec the provider (CBM_CFM).
+            reader.report(line(["codec", "clock"]), "codec.clock",
+                          "a codec on its own crystal must drive BCLK and LRCLK: the Pi's clocks cannot keep phase with it",
+                          hint: "role: provider")
+        }
+        checkFrame(board)
+    }
+
+    /// A fixed bit clock is what a WM8731 in USB mode makes as provider (BCLK = its 12 MHz clock, the Audio
+    /// Injector's audioinjector-pi-soundcard.c bclk_ratio 250 at 48 kHz); every other codec clocks slots, and
+    /// that WM8731 clocks nothing else.
+    func checkFrame(_ board: BoardConfig) {
+        let codec = board.codec
+        let usbMode = codec.chip == .wm8731 && codec.clock.hertz == WM8731ClockPlan.usbModeClock && codec.role == .provider
+        switch board.i2s {
+        case .fixedBitClock(let hertz):
+            if !usbMode || hertz != codec.clock.hertz {
+                reader.report(line(["i2s", "bit-clock"]), "i2s.bit-clock",
+                              "only a WM8731 providing the clocks in USB mode (12 MHz) makes a fixed bit clock, equal to its MCLK",
+                              hint: "remove bit-clock; give slots and slot-width")
+            }
+        case .slots:
+            if usbMode {
+                reader.report(root["i2s"] != nil ? line(["i2s"]) : line(["codec", "clock"]), "i2s",
+                              "a WM8731 providing the clocks from 12 MHz (USB mode) drives BCLK at 12 MHz, not in slots",
+                              hint: "write i2s: bit-clock: 12000000")
+            }
         }
     }
 

@@ -54,4 +54,12 @@ public enum CodecChip: String, Hashable, Sendable, CaseIterable, CustomStringCon
 
     /// Whether the chip can run without an MCLK pin, from the I2S bit clock (the PCM5122's PLL can).
     public var canClockFromBCLK: Bool { self == .pcm5122 }
+
+    /// Whether the chip has its own crystal oscillator (XTI/XTO), so a bare crystal can clock it: only the
+    /// WM8731 (datasheet R6 OSCPD powers it). The others need an oscillator module driving their MCLK pin.
+    public var hasCrystalOscillator: Bool { self == .wm8731 }
+
+    /// Whether the board file may set the mic bias voltage and resistor: only the SGTL5000's are programmable
+    /// (CHIP_MIC_CTRL BIAS_VOLT, BIAS_RESISTOR); the WM8960's and WM8731's follow their supply.
+    public var hasAdjustableMicBias: Bool { self == .sgtl5000 }
 }

@@ -2,15 +2,33 @@ import HAL
 
 /// Where the codec's system clock comes from.
 public enum CodecClockSource: Hashable, Sendable, CustomStringConvertible {
-    /// A crystal or oscillator on the MCLK pin, in Hz (WM8960 HATs: 12.288 MHz; Audio Injector: 12 MHz).
+    /// An oscillator driving the MCLK pin, in Hz (WM8960 HATs and the Fe-Pi: 12.288 MHz).
     case mclk(Int)
+    /// A bare crystal across the codec's own oscillator pins (XTI/XTO), in Hz (Audio Injector: 12 MHz): the
+    /// codec's oscillator must stay powered for it to run.
+    case crystal(Int)
     /// No MCLK: the codec's PLL runs from the I2S bit clock (IQaudio DAC+ with its PCM5122).
     case bclk
 
     public var description: String {
         switch self {
         case .mclk(let hertz): "MCLK \(formatHertz(hertz))"
+        case .crystal(let hertz): "\(formatHertz(hertz)) crystal"
         case .bclk: "from BCLK (no MCLK)"
+        }
+    }
+
+    /// Whether the clock is a bare crystal on the codec's own oscillator.
+    public var isCrystal: Bool {
+        if case .crystal = self { return true }
+        return false
+    }
+
+    /// The master clock in Hz (nil when it comes from BCLK).
+    public var hertz: Int? {
+        switch self {
+        case .mclk(let hertz), .crystal(let hertz): hertz
+        case .bclk: nil
         }
     }
 
@@ -39,9 +57,12 @@ public struct CodecConfig: Hashable, Sendable {
     /// Who drives BCLK/LRCLK: `.provider` when the codec does.
     public var role: CodecClockRole
     public var control: CodecControl
+    /// The microphone bias the board wires (`mic-bias-mv`, `mic-bias-kohm`; SGTL5000 only), nil for the chip's default.
+    public var micBias: SGTL5000MicBias?
 
     public init(chip: CodecChip, bus: Int = 1, address: Int, clock: CodecClockSource,
-                role: CodecClockRole = .consumer, control: CodecControl = .appliance) {
+                role: CodecClockRole = .consumer, control: CodecControl = .appliance, micBias: SGTL5000MicBias? = nil) {
+        self.micBias = micBias
         self.chip = chip
         self.bus = bus
         self.address = address

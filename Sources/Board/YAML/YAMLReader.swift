@@ -13,7 +13,22 @@
 /// Not in the subset, each reported as an error with its line: tabs in indentation, anchors `&a` and aliases
 /// `*a`, tags `!t`, block scalars `|` and `>`, flow mappings `{...}`, nested flow sequences, multi-line scalars,
 /// more than one document, duplicate keys, and indentation that does not line up.
+///
+/// Bounded, because a board file is small and a reader fed anything else must not take minutes or gigabytes
+/// (fuzzing found both): at most `maximumDocumentBytes`, keys of at most `maximumKeyLength` characters, values of
+/// at most `maximumValueLength`, at most `maximumKeysPerMapping` keys in one mapping; duplicate keys are found with
+/// a table, in linear time.
 public struct YAMLReader {
+    /// Sixteen times the largest board file in board-configs/ (about 1.5 KiB).
+    public static let maximumDocumentBytes = 64 << 10
+    /// The longest key a board file uses is 11 characters.
+    public static let maximumKeyLength = 64
+    /// The board file's largest mapping has 13 keys.
+    public static let maximumKeysPerMapping = 64
+    /// The longest value in board-configs/ is a 76-character description; errors echo values, near-match
+    /// looks them up.
+    public static let maximumValueLength = 256
+
     private struct Line {
         var number: Int
         var indent: Int
@@ -30,6 +45,11 @@ public struct YAMLReader {
     /// The document in `text`; an empty document is an empty mapping. `file` only names the source in errors.
     public static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLNode {
         var reader = YAMLReader(file: file)
+        let size = text.utf8.count
+        guard size <= maximumDocumentBytes else {
+            throw reader.error(YAMLMark(line: 1, column: 1),
+                               "the file is \(size) bytes; a board file is at most \(maximumDocumentBytes) (is it the right file?)")
+        }
         try reader.split(text)
         guard let first = reader.lines.first else { return YAMLNode(.mapping([]), at: YAMLMark(line: 1, column: 1)) }
         guard first.indent == 0 else { throw reader.error(first.mark, "the document must start at column 1") }
@@ -140,6 +160,7 @@ public struct YAMLReader {
     private mutating func mapping(indent: Int) throws(YAMLError) -> YAMLNode {
         let start = lines[index].mark
         var entries: [YAMLEntry] = []
+        var keyLines: [String: Int] = [:]
         while index < lines.count {
             let line = lines[index]
             if line.indent < indent { break }
@@ -150,9 +171,16 @@ public struct YAMLReader {
             guard let (key, valueStart) = try keySplit(line) else {
                 throw error(line.mark, "expected 'key: value', found '\(String(line.text))'")
             }
-            if let previous = entries.first(where: { $0.key == key }) {
-                throw error(line.mark, "duplicate key '\(key)' (first on line \(previous.keyMark.line))")
+            guard key.count <= Self.maximumKeyLength else {
+                throw error(line.mark, "a key of \(key.count) characters; keys are at most \(Self.maximumKeyLength)")
             }
+            if let previous = keyLines[key] {
+                throw error(line.mark, "duplicate key '\(key)' (first on line \(previous))")
+            }
+            guard entries.count < Self.maximumKeysPerMapping else {
+                throw error(line.mark, "more than \(Self.maximumKeysPerMapping) keys in one mapping (from line \(start.line))")
+            }
+            keyLines[key] = line.number
             index += 1
             let value: YAMLNode
             let rest = Array(line.text[valueStart...].drop { $0 == " " })
@@ -260,6 +288,9 @@ public struct YAMLReader {
     }
 
     private func scalar(_ text: [Character], at mark: YAMLMark) throws(YAMLError) -> YAMLNode {
+        guard text.count <= Self.maximumValueLength else {
+            throw error(mark, "a value of \(text.count) characters; values are at most \(Self.maximumValueLength)")
+        }
         if text.first == "'" || text.first == "\"" {
             let end = try endOfQuoted(text, from: 0, mark: mark)
             guard end == text.count else {

@@ -19,6 +19,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The chip did not answer as this codec would (no acknowledge, or read-back values that are not its
     /// reset values, for chips without an ID register): `evidence` says what happened, `hint` what to check.
     case notIdentified(codec: String, evidence: String, hint: String)
+    /// The bit clock the codec would make (or needs) does not fit the I2S frame the board runs.
+    case frameMismatch(codec: String, frame: I2SFrame, reason: String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,8 @@ public enum CodecError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(value) is not a gain in dB"
         case .notIdentified(let codec, let evidence, let hint):
             return "no \(codec) found: \(evidence). \(hint)"
+        case .frameMismatch(let codec, let frame, let reason):
+            return "the \(codec) cannot run the board's I2S frame (\(frame)): \(reason). Check the board file's i2s block"
         }
     }
 

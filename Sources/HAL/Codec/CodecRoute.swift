@@ -40,14 +40,20 @@ public struct CodecStreamFormat: Hashable, Sendable, CustomStringConvertible {
     public var wordLength: Int
     public var format: CodecInterfaceFormat
     public var role: CodecClockRole
+    /// The frame the Pi's I2S runs (the board's `i2s:`), which sets BCLK: the codec clocks the same one.
+    public var frame: I2SFrame
 
     public init(sampleRate: Int, wordLength: Int = 16, format: CodecInterfaceFormat = .i2s,
-                role: CodecClockRole = .consumer) {
+                role: CodecClockRole = .consumer, frame: I2SFrame = .standard) {
         self.sampleRate = sampleRate
         self.wordLength = wordLength
         self.format = format
         self.role = role
+        self.frame = frame
     }
+
+    /// BCLK in Hz for this stream (nil when the frame does not divide into the rate).
+    public var bitClock: Int? { frame.bitClock(rate: sampleRate) }
 
     public var description: String { "\(sampleRate) Hz, \(wordLength)-bit \(format.rawValue), codec \(role.rawValue)" }
 }

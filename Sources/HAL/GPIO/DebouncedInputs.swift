@@ -86,6 +86,12 @@ public final class DebouncedInputs: @unchecked Sendable {
         condition.locked { debouncers[line]?.level }
     }
 
+    /// When a line will have had no edge for its debounce time (see `Debouncer.quietAt`), or nil when it
+    /// is not debounced here.
+    public func quietAt(_ line: GPIOLineID) -> Timestamp? {
+        condition.locked { debouncers[line]?.quietAt }
+    }
+
     /// The earliest time a pending level will be reported, or nil when every line is stable.
     public var nextDeadline: Timestamp? {
         condition.locked { debouncers.values.compactMap(\.deadline).min() }

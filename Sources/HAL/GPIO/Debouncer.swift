@@ -52,6 +52,10 @@ public struct Debouncer: Hashable, Sendable {
     /// When a pending level will be reported if no edge comes first; nil when stable.
     public var deadline: Timestamp? { raw != level ? lastEdge + time : nil }
 
+    /// When the line will have had no edge for the debounce time (in the past once it has): unlike
+    /// `deadline`, a bounce that is back at the reported level still counts as activity.
+    public var quietAt: Timestamp { lastEdge + time }
+
     /// Takes in an edge to the raw level `active` at kernel time `timestamp`. Returns the change that had
     /// already settled before this edge, if the caller had not yet `settle`d it.
     public mutating func edge(to active: Bool, at timestamp: Timestamp) -> DebouncedChange? {

@@ -7,13 +7,17 @@ import Musl
 /// Something whose descriptor becomes readable when edge events are queued: a line request (or, in tests,
 /// a pipe standing in for one).
 protocol GPIOEventSource: AnyObject {
-    /// Reads the queued events into `events` (initialized memory for `gpioEventBatch` events: assign, don't
-    /// initialize) on the reader thread once poll says so. Returns the count, or -1 if the source is finished.
+    /// Reads the queued events into `events` (initialized memory for `gpioEventSlots` events: assign, don't
+    /// initialize) on the reader thread once poll says so: up to `gpioEventBatch` from the kernel, plus the
+    /// level read again if the kernel dropped edges (`GPIOEdgeGapCheck`). Returns the count, or -1 if the
+    /// source is finished.
     func readEvents(into events: UnsafeMutablePointer<GPIOEdgeEvent>) -> Int
 }
 
 /// Events read per wake-up (the kernel queues 16 per line by default).
 let gpioEventBatch = 16
+/// Room for one batch and the level read again after a gap.
+let gpioEventSlots = gpioEventBatch + 1
 
 /// The thread that reads edge events off the kernel, away from the control path and never near audio.
 ///
@@ -105,11 +109,11 @@ final class GPIOEventReader: @unchecked Sendable {
     private func loop() {
         // Initialized once, so sources can assign into it (an event holds a String: assigning into raw memory
         // would release garbage).
-        let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: gpioEventBatch)
+        let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: gpioEventSlots)
         events.initialize(repeating: GPIOEdgeEvent(line: GPIOLineID(chip: "", offset: 0), edge: .rising, timestamp: .zero),
-                          count: gpioEventBatch)
+                          count: gpioEventSlots)
         defer {
-            events.deinitialize(count: gpioEventBatch)
+            events.deinitialize(count: gpioEventSlots)
             events.deallocate()
         }
         var pollfds: [pollfd] = []

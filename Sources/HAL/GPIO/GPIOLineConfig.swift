@@ -69,21 +69,45 @@ public enum GPIOEdge: Hashable, Sendable {
     public var level: Bool { self == .rising }
 }
 
-/// One edge as the kernel timestamped it.
+/// One edge as the kernel timestamped it, or the level read again after the kernel dropped edges.
 public struct GPIOEdgeEvent: Hashable, Sendable, CustomStringConvertible {
     public var line: GPIOLineID
     public var edge: GPIOEdge
     /// When the edge happened, on `CLOCK_MONOTONIC` (the kernel's timestamp from the interrupt, not the time
-    /// the event was read), so debouncing is exact however late the reader thread runs.
+    /// the event was read), so debouncing is exact however late the reader thread runs. For a `.reread`,
+    /// the time of the read.
     public var timestamp: Timestamp
+    public var origin: GPIOEdgeOrigin
 
-    public init(line: GPIOLineID, edge: GPIOEdge, timestamp: Timestamp) {
+    public init(line: GPIOLineID, edge: GPIOEdge, timestamp: Timestamp, origin: GPIOEdgeOrigin = .kernel(sequence: nil)) {
         self.line = line
         self.edge = edge
         self.timestamp = timestamp
+        self.origin = origin
     }
 
-    public var description: String { "\(line) \(edge == .rising ? "rising" : "falling") at \(timestamp)" }
+    public var description: String {
+        let what = "\(line) \(edge == .rising ? "rising" : "falling") at \(timestamp)"
+        switch origin {
+        case .kernel(let sequence?): return what + " seq \(sequence)"
+        case .kernel(nil): return what
+        case .reread(let lost?): return what + " (re-read after \(lost) lost edges)"
+        case .reread(nil): return what + " (re-read after lost edges)"
+        }
+    }
+}
+
+/// Where an edge event came from.
+public enum GPIOEdgeOrigin: Hashable, Sendable {
+    /// Queued by the kernel. `sequence` is the line's event sequence number (libgpiod v2's
+    /// `gpiod_edge_event_get_line_seqno`: the kernel's `gpio_v2_line_event.line_seqno`, 1 for the first edge);
+    /// nil where the API has none (libgpiod v1).
+    case kernel(sequence: UInt64?)
+    /// The kernel's event queue for the line was full and it dropped edges, so the line's level was read
+    /// again: the event's edge is that level (a `.rising` event means "active now"), possibly the level the
+    /// last event already gave. `lost` counts the dropped edges from the sequence numbers; nil when unknown
+    /// (libgpiod v1: no sequence numbers, only a full queue whose last edge disagrees with the level).
+    case reread(lost: Int?)
 }
 
 /// Receives edge events. Runs on the GPIO event thread (real backend) or on the thread driving the simulation:

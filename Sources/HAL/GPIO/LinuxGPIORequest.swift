@@ -14,6 +14,7 @@ final class LinuxGPIORequest: GPIOInputLine, GPIOOutputLine, GPIOEventSource, @u
     private var request: OpaquePointer?            // guarded by `lock`; nil once released
     private var reader: GPIOEventReader?   // set once, before the request is shared
     private let buffer: UnsafeMutablePointer<appliance_gpio_edge_event>
+    private var gaps = GPIOEdgeGapCheck()           // used on the reader thread only, under `lock`
 
     init(chip: LinuxGPIOChip, offset: Int, request: OpaquePointer) {
         self.chip = chip
@@ -45,18 +46,25 @@ final class LinuxGPIORequest: GPIOInputLine, GPIOOutputLine, GPIOEventSource, @u
         self.reader = reader
     }
 
-    /// Reads queued events (called on the reader thread after poll said so). Returns the count, or -1.
+    /// Reads queued events (called on the reader thread after poll said so), then the line's level again if
+    /// the kernel dropped edges (see `GPIOEdgeGapCheck`). Returns the count, or -1.
     func readEvents(into events: UnsafeMutablePointer<GPIOEdgeEvent>) -> Int {
         lock.locked {
             guard let request else { return -1 }
             let count = Int(appliance_gpio_read_events(request, buffer, UInt32(gpioEventBatch)))
-            for i in 0..<max(count, 0) {
+            guard count > 0 else { return count }
+            for i in 0..<count {
                 let raw = buffer[i]
+                // libgpiod v1 has no sequence numbers: the shim gives 0, which the kernel never uses (v2 starts at 1).
                 events[i] = GPIOEdgeEvent(line: GPIOLineID(chip: id.chip, offset: Int(raw.offset)),
                                           edge: raw.rising ? .rising : .falling,
-                                          timestamp: Timestamp(nanoseconds: Int64(bitPattern: raw.timestamp_ns)))
+                                          timestamp: Timestamp(nanoseconds: Int64(bitPattern: raw.timestamp_ns)),
+                                          origin: .kernel(sequence: raw.line_seqno == 0 ? nil : raw.line_seqno))
             }
-            return count
+            return gaps.finish(events, count: count, line: id, level: {
+                let value = appliance_gpio_get_value(request)
+                return value < 0 ? nil : value == 1
+            }, now: { SystemClock.shared.now })
         }
     }
 

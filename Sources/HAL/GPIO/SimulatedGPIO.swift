@@ -6,9 +6,26 @@
 /// the clock's time; outputs drive the line and read back. Missing chips and lines, busy lines, inaccessible
 /// chips and chips without pull support fail with the same `GPIOError`s as `LinuxGPIO`.
 ///
+/// Edge events go through a kernel-like queue per request, bounded at 16 like the kernel's, with line sequence
+/// numbers as libgpiod v2 gives them (or none, `.v1`). While the reader runs (the default) each event is
+/// read as soon as it is queued; `stallReader()` stops it, as a busy event thread would be stopped, so edges
+/// pile up and overflow the way the kernel's do (v2 drops the oldest, v1 the newest); `resumeReader()` reads
+/// the queues in batches through the same `GPIOEdgeGapCheck` as `LinuxGPIO`.
+///
 /// Threading: edge handlers run synchronously on the thread that changes a level (`setLevel`, `press`,
-/// `advance`), after the simulator's lock is let go, in time order.
+/// `advance`) or resumes the reader, after the simulator's lock is let go, in time order.
 public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
+    /// Which kernel uAPI the simulated libgpiod speaks: how a full event queue drops edges, and whether
+    /// events carry sequence numbers.
+    public enum EventAPI: Sendable {
+        /// libgpiod v2 (GPIO uAPI v2): `linereq_put_event` drops the oldest queued event; `line_seqno` counts
+        /// every edge from 1 (`edge_irq_thread`).
+        case v2
+        /// libgpiod v1 (uAPI v1): `lineevent_irq_thread` drops the new event when the queue is full; no
+        /// sequence numbers.
+        case v1
+    }
+
     /// One simulated chip, named `gpiochipN` and found at `/dev/gpiochipN` by its position.
     public struct Chip: Sendable {
         public var label: String
@@ -40,6 +57,10 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
         var drive: Bool?
         /// The logical level last reported (for edge detection).
         var lastLogical: Bool
+        /// The kernel's queue of events not yet read, and the line's last sequence number.
+        var queue: [GPIOEdgeEvent] = []
+        var sequence: UInt64 = 0
+        var gaps = GPIOEdgeGapCheck()
     }
 
     struct Line {
@@ -58,6 +79,7 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
     }
 
     public let clock: ManualClock
+    public let eventAPI: EventAPI
     private let specs: [Chip]
     private let infos: [GPIOChipInfo]
     private let condition = Condition()
@@ -65,9 +87,11 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
     private var lines: [GPIOLineID: Line] = [:]
     private var scheduled: [Change] = []
     private var order = 0
+    private var stalled = false
 
-    public init(clock: ManualClock, chips: [Chip]) {
+    public init(clock: ManualClock, chips: [Chip], eventAPI: EventAPI = .v2) {
         self.clock = clock
+        self.eventAPI = eventAPI
         specs = chips
         infos = chips.enumerated().map { index, chip in
             GPIOChipInfo(path: "/dev/gpiochip\(index)", name: "gpiochip\(index)", label: chip.label,
@@ -150,7 +174,7 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
     /// Drives the pin from outside (`true` high, `false` low) or disconnects it (`nil`: the pull decides),
     /// now. An input with edge detection gets an event if its logical level changes.
     public func setLevel(_ line: GPIOLineID, to level: Bool?) {
-        deliver(condition.locked { apply(line, level: level) })
+        deliver(condition.locked { change(line, level: level) })
     }
 
     /// The pin's physical level: what an output drives, else the outside drive, else the pull.
@@ -191,7 +215,7 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
             }
             guard let next else { break }
             clock.advance(to: next.time)
-            deliver(condition.locked { apply(next.line, level: next.level) })
+            deliver(condition.locked { change(next.line, level: next.level) })
         }
         clock.advance(to: deadline)
     }
@@ -208,9 +232,30 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
                 level.toggle()
                 enqueue(line, level: level, at: now + offset)
             }
-            return apply(line, level: high)
+            return change(line, level: high)
         }
         deliver(events)
+    }
+
+    /// Stops reading events, as a busy event thread would: edges queue in the kernel's bounded queue.
+    public func stallReader() { condition.locked { stalled = true } }
+
+    /// Reads every queue in batches of 16, as the event thread does once it runs again, and keeps reading
+    /// each new event at once from then on.
+    public func resumeReader() {
+        deliver(condition.locked {
+            stalled = false
+            var events: [(GPIOEdgeHandler, GPIOEdgeEvent)] = []
+            for line in lines.keys.sorted(by: { ($0.chip, $0.offset) < ($1.chip, $1.offset) }) {
+                while lines[line]?.holder?.queue.isEmpty == false { events += readBatch(line) }
+            }
+            return events
+        })
+    }
+
+    /// How many events wait in the line's kernel queue.
+    public func queuedEvents(_ line: GPIOLineID) -> Int {
+        condition.locked { lines[line]?.holder?.queue.count ?? 0 }
     }
 
     private func enqueue(_ line: GPIOLineID, level: Bool?, at time: Timestamp) {
@@ -218,19 +263,60 @@ public final class SimulatedGPIO: GPIOController, @unchecked Sendable {
         scheduled.append(Change(time: time, order: order, line: line, level: level))
     }
 
-    /// Sets the outside drive and returns the edge event it causes, if any (under the lock).
-    private func apply(_ line: GPIOLineID, level: Bool?) -> [(GPIOEdgeHandler, GPIOEdgeEvent)] {
+    /// Sets the outside drive and queues the edge event it causes, if any (under the lock).
+    private func apply(_ line: GPIOLineID, level: Bool?) {
         var state = lines[line] ?? Line()
         state.external = level
-        defer { lines[line] = state }
-        guard var holder = state.holder, holder.drive == nil else { return [] }
+        lines[line] = state
+        guard var holder = state.holder, holder.drive == nil else { return }
         let logical = state.physical != holder.activeLow
-        guard logical != holder.lastLogical else { return [] }
+        guard logical != holder.lastLogical else { return }
         holder.lastLogical = logical
-        state.holder = holder
+        defer {
+            state.holder = holder
+            lines[line] = state
+        }
         let edge: GPIOEdge = logical ? .rising : .falling
-        guard let handler = holder.handler, holder.edges.includes(edge) else { return [] }
-        return [(handler, GPIOEdgeEvent(line: line, edge: edge, timestamp: clock.now))]
+        guard holder.handler != nil, holder.edges.includes(edge) else { return }
+        var sequence: UInt64?
+        if eventAPI == .v2 {
+            holder.sequence += 1
+            sequence = holder.sequence
+        }
+        let event = GPIOEdgeEvent(line: line, edge: edge, timestamp: clock.now, origin: .kernel(sequence: sequence))
+        if holder.queue.count < holder.gaps.queueCapacity {
+            holder.queue.append(event)
+        } else if eventAPI == .v2 {
+            holder.queue.removeFirst()       // linereq_put_event: kfifo_skip, then kfifo_in
+            holder.queue.append(event)
+        }                                    // v1: kfifo_in fails and the new event is lost
+    }
+
+    /// Sets the outside drive and returns the events the reader takes at once (none while it is stalled).
+    private func change(_ line: GPIOLineID, level: Bool?) -> [(GPIOEdgeHandler, GPIOEdgeEvent)] {
+        apply(line, level: level)
+        return stalled ? [] : readBatch(line)
+    }
+
+    /// Reads up to a batch of the line's queued events, as `LinuxGPIORequest.readEvents` does (under the lock).
+    private func readBatch(_ line: GPIOLineID) -> [(GPIOEdgeHandler, GPIOEdgeEvent)] {
+        guard var state = lines[line], var holder = state.holder, let handler = holder.handler else { return [] }
+        let taken = Array(holder.queue.prefix(gpioEventBatch))
+        holder.queue.removeFirst(taken.count)
+        // Initialized throughout, as the reader thread's buffer is: the gap check assigns into the next slot.
+        let events = UnsafeMutablePointer<GPIOEdgeEvent>.allocate(capacity: gpioEventSlots)
+        events.initialize(repeating: GPIOEdgeEvent(line: line, edge: .rising, timestamp: .zero), count: gpioEventSlots)
+        defer {
+            events.deinitialize(count: gpioEventSlots)
+            events.deallocate()
+        }
+        for (index, event) in taken.enumerated() { events[index] = event }
+        let logical = state.physical != holder.activeLow
+        let now = clock.now
+        let count = holder.gaps.finish(events, count: taken.count, line: line, level: { logical }, now: { now })
+        state.holder = holder
+        lines[line] = state
+        return (0..<count).map { (handler, events[$0]) }
     }
 
     private func deliver(_ events: [(GPIOEdgeHandler, GPIOEdgeEvent)]) {

@@ -40,7 +40,7 @@ public final class JackDetector: @unchecked Sendable {
         self.bus = bus
         delivery = SerialDelivery(onEvent)
         machine = JackStateMachine(plugged: false, microphone: false, sensesMicrophone: sensing.microphone != nil,
-                                   microphoneSettle: sensing.microphoneSettle)
+                                   microphoneSettle: sensing.microphoneSettle, microphoneSettleLimit: sensing.microphoneSettleLimit)
         let inputs = DebouncedInputs(clock: clock) { [weak self] change in self?.debounced(change) }
         self.inputs = inputs
 
@@ -70,7 +70,7 @@ public final class JackDetector: @unchecked Sendable {
         condition.locked {
             machine = JackStateMachine(plugged: levels[.plug] ?? false, microphone: levels[.microphone] ?? false,
                                        sensesMicrophone: sensing.microphone != nil,
-                                       microphoneSettle: sensing.microphoneSettle)
+                                       microphoneSettle: sensing.microphoneSettle, microphoneSettleLimit: sensing.microphoneSettleLimit)
             if !polled.isEmpty { nextPoll = now + sensing.pollInterval }
         }
         timer = DeadlineThread(condition: condition, clock: clock, nextWake: { [weak self] in
@@ -99,11 +99,16 @@ public final class JackDetector: @unchecked Sendable {
         inputs?.settle(at: now)
         try pollIfDue(at: now)
         // The microphone's settled level, even if another thread has not yet delivered its change: a pending
-        // insertion is decided on what the line says now.
+        // insertion is decided on what the line says now, and waits while the line is still moving.
         let microphoneLine = condition.locked { lineSignals.first { $0.value == .microphone }?.key }
         let microphone = microphoneLine.flatMap { inputs?.level(of: $0) }
+        let microphoneQuietAt = microphoneLine.flatMap { inputs?.quietAt($0) }
         condition.locked {
-            if let microphone, machine.deadline != nil { _ = machine.microphone(microphone, at: now) }
+            if machine.deadline != nil {
+                if let microphone { _ = machine.microphone(microphone, at: now) }
+                machine.microphoneLine(quietAt: microphoneLine != nil ? microphoneQuietAt
+                                                                     : polled[.microphone]?.debouncer.quietAt)
+            }
             if let event = machine.settle(at: now) { delivery.post(event) }
         }
         delivery.drain()

@@ -39,15 +39,20 @@ public struct JackSensing: Hashable, Sendable {
     public var microphone: JackSignalSource?
     /// How long after the plug's change the microphone's level decides headset or headphones.
     public var microphoneSettle: Duration
+    /// The latest the decision waits, from the plug's change, for a microphone line still settling
+    /// (see `JackStateMachine`); nil: twice `microphoneSettle`.
+    public var microphoneSettleLimit: Duration?
     /// How often codec status registers are read (status sources only).
     public var pollInterval: Duration
 
     public init(plug: JackSignalSource, microphone: JackSignalSource? = nil,
-                microphoneSettle: Duration = .milliseconds(150), pollInterval: Duration = .milliseconds(50)) {
+                microphoneSettle: Duration = .milliseconds(150), microphoneSettleLimit: Duration? = nil,
+                pollInterval: Duration = .milliseconds(50)) {
         precondition(pollInterval > .zero, "a poll interval is positive")
         self.plug = plug
         self.microphone = microphone
         self.microphoneSettle = microphoneSettle
+        self.microphoneSettleLimit = microphoneSettleLimit
         self.pollInterval = pollInterval
     }
 }

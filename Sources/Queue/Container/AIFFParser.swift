@@ -1,5 +1,5 @@
 /// Reads AIFF and AIFF-C headers: `COMM` (with the 80-bit sample rate and AIFF-C compression type), `SSND`,
-/// `MARK` markers and the `NAME`/`AUTH`/`(c) `/`ANNO` text chunks.
+/// `MARK` markers, `INST` loops and the `NAME`/`AUTH`/`(c) `/`ANNO` text chunks.
 enum AIFFParser {
     static func parse(_ source: ByteSource, type: AudioFileType, stopAtData: Bool) throws -> ContainerHeader {
         var offset: Int64 = 12
@@ -7,6 +7,7 @@ enum AIFFParser {
         var frames: (count: Int64, field: Int64)?
         var result: ContainerHeader?
         var markerPositions: [(id: UInt16, position: Int64, name: String)] = []
+        var instrumentLoops: [(begin: UInt16, end: UInt16)] = []
         var metadata = AudioFileMetadata()
         while true {
             if let length = source.length, offset + 8 > length { break }
@@ -50,6 +51,13 @@ enum AIFFParser {
                     markerPositions.append((markID, position, name))
                     at += 7 + length + ((length + 1) & 1)
                 }
+            case "INST" where size >= 20:
+                // AIFF 1.3, Instrument Chunk: sustainLoop at byte 8, releaseLoop at 14; each playMode (0: none),
+                // beginLoop and endLoop marker IDs.
+                let f = FieldReader(try source.require(20, at: body, for: "INST chunk"), at: body, what: "INST chunk")
+                for at in [8, 14] {
+                    if try f.u16be(at) != 0 { instrumentLoops.append((try f.u16be(at + 2), try f.u16be(at + 4))) }
+                }
             case "NAME", "AUTH", "(c) ", "ANNO":
                 guard size <= ContainerProbe.maximumMetadataChunk else { break }
                 let f = FieldReader(try source.require(Int(size), at: body, for: "\(id) chunk"), at: body, what: "\(id) chunk")
@@ -72,7 +80,20 @@ enum AIFFParser {
             throw AudioFileError.truncated("no SSND chunk before the end of the file", at: offset)
         }
         header.metadata = metadata
-        header.markers = markerPositions.map { AudioFileMarker(framePosition: $0.position, name: $0.name) }
+        // A loop's two markers become the loop (named after its begin marker), not markers of their own.
+        var loops: [UInt16: AudioFileMarker] = [:]
+        var consumed = Set<UInt16>()
+        for loop in instrumentLoops {
+            guard let begin = markerPositions.first(where: { $0.id == loop.begin }),
+                  let end = markerPositions.first(where: { $0.id == loop.end }), end.position > begin.position else { continue }
+            loops[loop.begin] = AudioFileMarker(framePosition: begin.position, name: begin.name,
+                                                frameLength: end.position - begin.position, isLoop: true)
+            consumed.formUnion([loop.begin, loop.end])
+        }
+        header.markers = markerPositions.compactMap { mark in
+            if let loop = loops[mark.id] { return loop }
+            return consumed.contains(mark.id) ? nil : AudioFileMarker(framePosition: mark.position, name: mark.name)
+        }
         return header
     }
 

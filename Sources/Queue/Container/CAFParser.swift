@@ -1,7 +1,16 @@
 /// Reads Core Audio Format headers: `desc`, `chan`, `pakt`, `data` (including the unknown size -1 a crash-safe
-/// writer leaves), `info`, and `mark` with its `strg` names.
+/// writer leaves), `info`, `mark` markers and `regn` regions and loops with their `strg` names.
 enum CAFParser {
     static let unknownSize: Int64 = -1
+    /// kCAFMarkerType_RegionStart 'rbeg' and kCAFMarkerType_RegionEnd 'rend': a region's bounds in 'regn'.
+    static let regionStart: UInt32 = 0x7262_6567
+    static let regionEnd: UInt32 = 0x7265_6E64
+    /// kCAFRegionFlag_LoopEnable and kCAFRegionFlag_PlayForward.
+    static let regionLoopEnable: UInt32 = 1
+    static let regionPlayForward: UInt32 = 2
+    /// The largest chunk size believed (an exabyte): offsets computed from it cannot overflow. Applies to every
+    /// chunk, the ones after the audio included (repair computed past Int64.max from a trailing chunk's size).
+    static let maximumChunkSize: Int64 = Int64.max / 4
 
     static func parse(_ source: ByteSource, stopAtData: Bool) throws -> ContainerHeader {
         let head = FieldReader(try source.require(8, at: 0, for: "CAF file header"), at: 0, what: "CAF file header")
@@ -14,6 +23,7 @@ enum CAFParser {
         var metadata = AudioFileMetadata()
         var layout: ChannelLayout?
         var markerIDs: [(position: Int64, stringID: UInt32)] = []
+        var regionIDs: [(start: Int64, length: Int64, stringID: UInt32, isLoop: Bool)] = []
         var strings: [UInt32: String] = [:]
         while true {
             if let length = source.length, offset + 12 > length { break }
@@ -24,7 +34,7 @@ enum CAFParser {
             guard size >= 0 || (id == "data" && size == unknownSize) else {
                 throw AudioFileError.malformed("chunk '\(id)' has a negative size \(size)", at: offset + 4)
             }
-            guard size <= Int64.max / 4 else { throw AudioFileError.malformed("chunk '\(id)' claims an impossible \(size) bytes", at: offset + 4) }
+            guard size <= maximumChunkSize else { throw AudioFileError.malformed("chunk '\(id)' claims an impossible \(size) bytes", at: offset + 4) }
             if offset == 8 && id != "desc" { throw AudioFileError.malformed("the first chunk is '\(id)', CAF requires 'desc'", at: offset) }
             let small = size >= 0 && size <= ContainerProbe.maximumMetadataChunk
             switch id {
@@ -81,6 +91,9 @@ enum CAFParser {
                     }
                     markerIDs.append((Int64(position), try f.u32be(at + 12)))
                 }
+            case "regn" where small && size >= 8:
+                let f = FieldReader(try source.require(Int(size), at: body, for: "regn chunk"), at: body, what: "regn chunk")
+                regionIDs += try parseRegions(f)
             case "strg" where small && size >= 4:
                 let f = FieldReader(try source.require(Int(size), at: body, for: "strg chunk"), at: body, what: "strg chunk")
                 let count = Int(try f.u32be(0))
@@ -111,8 +124,45 @@ enum CAFParser {
         }
         header.validFrameCount = validFrames
         header.metadata = metadata
-        header.markers = markerIDs.map { AudioFileMarker(framePosition: $0.position, name: strings[$0.stringID] ?? "") }
+        let markers = markerIDs.map { AudioFileMarker(framePosition: $0.position, name: strings[$0.stringID] ?? "") }
+            + regionIDs.map { AudioFileMarker(framePosition: $0.start, name: strings[$0.stringID] ?? "", frameLength: $0.length, isLoop: $0.isLoop) }
+        header.markers = markers.enumerated().sorted { ($0.element.framePosition, $0.offset) < ($1.element.framePosition, $1.offset) }.map(\.element)
         return header
+    }
+
+    /// The regions of a 'regn' chunk: each a header (ID, flags, marker count) and 28-byte markers, of which the
+    /// RegionStart and RegionEnd give its bounds (a region without both is skipped); flag LoopEnable (1) a loop.
+    static func parseRegions(_ f: FieldReader) throws -> [(start: Int64, length: Int64, stringID: UInt32, isLoop: Bool)] {
+        let count = Int(try f.u32be(4))
+        guard count <= (f.count - 8) / 12 else {
+            throw AudioFileError.malformed("the regn chunk claims \(count) regions but holds room for \((f.count - 8) / 12)", at: f.base + 4)
+        }
+        var regions: [(start: Int64, length: Int64, stringID: UInt32, isLoop: Bool)] = []
+        var at = 8
+        for i in 0..<count {
+            let id = try f.u32be(at)
+            let isLoop = try f.u32be(at + 4) & regionLoopEnable != 0
+            let markers = Int(try f.u32be(at + 8))
+            guard markers <= (f.count - at - 12) / 28 else {
+                throw AudioFileError.malformed("region \(i) claims \(markers) markers, more than the regn chunk holds", at: f.base + Int64(at + 8))
+            }
+            var start: Int64?, end: Int64?
+            for m in 0..<markers {
+                let offset = at + 12 + 28 * m
+                let position = try f.f64be(offset + 4)
+                guard position.isFinite, position >= 0, position < 9e18 else {
+                    throw AudioFileError.malformed("region \(i) has a marker at frame \(position)", at: f.base + Int64(offset + 4))
+                }
+                switch try f.u32be(offset) {
+                case regionStart: start = Int64(position)
+                case regionEnd: end = Int64(position)
+                default: break
+                }
+            }
+            if let start, let end, end >= start { regions.append((start, end - start, id, isLoop)) }
+            at += 12 + 28 * markers
+        }
+        return regions
     }
 
     static func splitStrings(_ bytes: ArraySlice<UInt8>) -> [String] {

@@ -12,6 +12,8 @@ struct SizeLayout {
     var isRF64: Bool
     var commFramesField: Int64?
     var ssndOffset: UInt32 = 0
+    /// Whether the reserved chunk is already named `ds64` (false: still the `JUNK` placeholder).
+    var reservedIsDS64 = false
 }
 
 /// Builds headers and trailing chunks, and rewrites size fields, for the three container families.
@@ -72,7 +74,7 @@ enum ContainerWriter {
         let sizeField = Int64(w.bytes.count)
         w.u32le(rf64 ? 0xFFFF_FFFF : 0)
         let layout = SizeLayout(fileType: type, format: format, dataOffset: Int64(w.bytes.count), dataSizeField: sizeField,
-                                factField: factField, reservedDS64: 12, isRF64: rf64)
+                                factField: factField, reservedDS64: 12, isRF64: rf64, reservedIsDS64: rf64)
         return (w.bytes, layout)
     }
 
@@ -155,18 +157,25 @@ enum ContainerWriter {
         switch layout.fileType.family {
         case .riff:
             let riffBody = fileEnd - 8
-            if !layout.isRF64 && (riffBody > rf64Threshold || dataBytes > rf64Threshold) {
-                guard let reserved = layout.reservedDS64 else {
-                    throw AudioFileError(.unsupported, "the WAV file outgrows 4 GiB and has no room reserved for an RF64 header", path: file.path)
-                }
-                try file.write(Array("RF64".utf8), at: 0)
-                try file.write(Array("ds64".utf8), at: reserved)
-                layout.isRF64 = true
+            let outgrows32Bits = riffBody > rf64Threshold || dataBytes > rf64Threshold
+            if outgrows32Bits && layout.reservedDS64 == nil {
+                throw AudioFileError(.unsupported, "the WAV file outgrows 4 GiB and has no room reserved for an RF64 header", path: file.path)
             }
-            if layout.isRF64, let reserved = layout.reservedDS64 {
+            // EBU Tech 3306: the JUNK placeholder becomes ds64 and RIFF becomes RF64. In that order, ds64 filled
+            // before the magic changes, so a cut between two writes leaves a file that still reads.
+            let promote = !layout.isRF64 && outgrows32Bits
+            if (layout.isRF64 || promote), let reserved = layout.reservedDS64 {
+                if !layout.reservedIsDS64 {
+                    try file.write(Array("ds64".utf8), at: reserved)
+                    layout.reservedIsDS64 = true
+                }
                 var d = FieldWriter()
                 d.u64le(UInt64(riffBody)); d.u64le(UInt64(dataBytes)); d.u64le(UInt64(frames)); d.u32le(0)
                 try file.write(d.bytes, at: reserved + 8)
+                if promote {
+                    try file.write(Array("RF64".utf8), at: 0)
+                    layout.isRF64 = true
+                }
                 try file.write(FieldWriter.u32le(0xFFFF_FFFF), at: 4)
                 try file.write(FieldWriter.u32le(0xFFFF_FFFF), at: layout.dataSizeField)
                 if let fact = layout.factField { try file.write(FieldWriter.u32le(0xFFFF_FFFF), at: fact) }
@@ -192,8 +201,9 @@ enum ContainerWriter {
     /// Chunks appended after the audio at close: markers, metadata, and CAF's packet table for IMA4.
     static func trailer(_ layout: SizeLayout, markers: [AudioFileMarker], metadata: AudioFileMetadata,
                         frames: Int64, packets: Int64) -> [UInt8] {
+        let markers = layout.fileType.storableMarkers(markers).kept
         switch layout.fileType.family {
-        case .riff: return waveTrailer(markers: markers, metadata: metadata)
+        case .riff: return waveTrailer(markers: markers, metadata: metadata, sampleRate: layout.format.sampleRate)
         case .aiff: return aiffTrailer(markers: markers, metadata: metadata)
         case .caf: return cafTrailer(layout.format, markers: markers, metadata: metadata, frames: frames, packets: packets)
         }
@@ -205,7 +215,7 @@ enum ContainerWriter {
         return bytes
     }
 
-    static func waveTrailer(markers: [AudioFileMarker], metadata: AudioFileMetadata) -> [UInt8] {
+    static func waveTrailer(markers: [AudioFileMarker], metadata: AudioFileMetadata, sampleRate: Double) -> [UInt8] {
         var w = FieldWriter()
         func chunk(_ id: String, _ body: [UInt8], into w: inout FieldWriter) {
             w.fourCC(id); w.u32le(UInt32(body.count)); w.raw(body)
@@ -232,7 +242,7 @@ enum ContainerWriter {
                 var l = FieldWriter()
                 l.u32le(UInt32(i + 1)); l.raw(padded(m.name, terminated: true))
                 chunk("labl", l.bytes, into: &adtl)
-                if let length = m.frameLength {
+                if let length = m.frameLength, !m.isLoop {
                     var t = FieldWriter()
                     t.u32le(UInt32(i + 1)); t.u32le(UInt32(clamping: length)); t.fourCC("rgn ")
                     t.u16le(0); t.u16le(0); t.u16le(0); t.u16le(0)
@@ -240,6 +250,18 @@ enum ContainerWriter {
                 }
             }
             chunk("LIST", adtl.bytes, into: &w)
+        }
+        // Loops in `smpl` (RIFF sampler chunk): each names the cue point at its start; its end sample is played.
+        let loops = markers.enumerated().filter(\.element.isLoop)
+        if !loops.isEmpty {
+            var s = FieldWriter()
+            s.u32le(0); s.u32le(0); s.u32le(UInt32((1e9 / sampleRate).rounded())); s.u32le(60); s.u32le(0)
+            s.u32le(0); s.u32le(0); s.u32le(UInt32(loops.count)); s.u32le(0)
+            for (i, loop) in loops {
+                s.u32le(UInt32(i + 1)); s.u32le(0); s.u32le(UInt32(loop.framePosition))
+                s.u32le(UInt32(loop.framePosition + (loop.frameLength ?? 1) - 1)); s.u32le(0); s.u32le(0)
+            }
+            chunk("smpl", s.bytes, into: &w)
         }
         return w.bytes
     }
@@ -250,17 +272,35 @@ enum ContainerWriter {
             w.fourCC(id); w.u32be(UInt32(body.count)); w.raw(body)
             if body.count % 2 == 1 { w.u8(0) }
         }
-        let plain = markers.filter { $0.frameLength == nil }
-        if !plain.isEmpty {
+        // A loop is two markers (begin, end) that the INST chunk's sustain or release loop names (AIFF 1.3).
+        var marks: [(position: Int64, name: String)] = []
+        var loops: [(begin: UInt16, end: UInt16)] = []
+        for marker in markers {
+            marks.append((marker.framePosition, marker.name))
+            if marker.isLoop, let length = marker.frameLength {
+                marks.append((marker.framePosition + length, marker.name + " end"))
+                loops.append((UInt16(marks.count - 1), UInt16(marks.count)))
+            }
+        }
+        if !marks.isEmpty {
             var m = FieldWriter()
-            m.u16be(UInt16(min(plain.count, Int(UInt16.max))))
-            for (i, marker) in plain.prefix(Int(UInt16.max)).enumerated() {
-                m.u16be(UInt16(i + 1)); m.u32be(UInt32(clamping: marker.framePosition))
-                let name = Array(marker.name.utf8.prefix(255))
+            m.u16be(UInt16(marks.count))
+            for (i, mark) in marks.enumerated() {
+                m.u16be(UInt16(i + 1)); m.u32be(UInt32(clamping: mark.position))
+                let name = Array(mark.name.utf8.prefix(255))
                 m.u8(UInt8(name.count)); m.raw(name)
                 if (name.count + 1) % 2 == 1 { m.u8(0) }
             }
             chunk("MARK", m.bytes)
+        }
+        if !loops.isEmpty {
+            var i = FieldWriter()
+            i.u8(60); i.u8(0); i.u8(0); i.u8(127); i.u8(1); i.u8(127); i.u16be(0)
+            for slot in 0..<2 {
+                if slot < loops.count { i.u16be(1); i.u16be(loops[slot].begin); i.u16be(loops[slot].end) }
+                else { i.u16be(0); i.u16be(0); i.u16be(0) }
+            }
+            chunk("INST", i.bytes)
         }
         if let title = metadata.title { chunk("NAME", Array(title.utf8)) }
         if let artist = metadata.artist { chunk("AUTH", Array(artist.utf8)) }
@@ -287,21 +327,39 @@ enum ContainerWriter {
             for (key, value) in metadata.entries { i.raw(padded(keys[key]!, terminated: true)); i.raw(padded(value, terminated: true)) }
             chunk("info", i.bytes)
         }
-        let plain = markers.filter { $0.frameLength == nil }
+        // Core Audio Format Specification: markers in 'mark', regions in 'regn' (each a RegionStart 'rbeg' and
+        // RegionEnd 'rend' marker), names in 'strg' under the marker's or region's ID.
+        let plain = markers.enumerated().filter { $0.element.frameLength == nil }
+        let regions = markers.enumerated().filter { $0.element.frameLength != nil }
+        func marker(_ m: inout FieldWriter, type: UInt32, at position: Int64, id: UInt32) {
+            m.u32be(type); m.f64be(Double(position)); m.u32be(id); m.u64be(0); m.u32be(0)
+        }
         if !plain.isEmpty {
             var m = FieldWriter()
             m.u32be(0); m.u32be(UInt32(plain.count))
+            for (index, entry) in plain { marker(&m, type: 0, at: entry.framePosition, id: UInt32(index + 1)) }
+            chunk("mark", m.bytes)
+        }
+        if !regions.isEmpty {
+            var r = FieldWriter()
+            r.u32be(0); r.u32be(UInt32(regions.count))
+            for (index, entry) in regions {
+                let flags = entry.isLoop ? CAFParser.regionLoopEnable | CAFParser.regionPlayForward : 0
+                r.u32be(UInt32(index + 1)); r.u32be(flags); r.u32be(2)
+                marker(&r, type: CAFParser.regionStart, at: entry.framePosition, id: 0)
+                marker(&r, type: CAFParser.regionEnd, at: entry.framePosition + (entry.frameLength ?? 0), id: 0)
+            }
+            chunk("regn", r.bytes)
+        }
+        if !markers.isEmpty {
             var s = FieldWriter()
             var text: [UInt8] = []
-            s.u32be(UInt32(plain.count))
-            for (index, marker) in plain.enumerated() {
-                m.u32be(0); m.f64be(Double(marker.framePosition)); m.u32be(UInt32(index + 1))
-                m.u64be(0); m.u32be(0)
+            s.u32be(UInt32(markers.count))
+            for (index, marker) in markers.enumerated() {
                 s.u32be(UInt32(index + 1)); s.u64be(UInt64(text.count))
                 text += padded(marker.name, terminated: true)
             }
             s.raw(text)
-            chunk("mark", m.bytes)
             chunk("strg", s.bytes)
         }
         return w.bytes

@@ -1,5 +1,5 @@
 /// Reads RIFF WAVE and RF64/BW64 headers: `fmt ` (PCM, float, A-law, mu-law, IMA ADPCM, WAVE_FORMAT_EXTENSIBLE),
-/// `fact`, `ds64`, `data`, `LIST`/`INFO` metadata and `cue `/`LIST`/`adtl` markers and regions.
+/// `fact`, `ds64`, `data`, `LIST`/`INFO` metadata, `cue `/`LIST`/`adtl` markers and regions, and `smpl` loops.
 enum WaveParser {
     static func parse(_ source: ByteSource, type: AudioFileType, stopAtData: Bool) throws -> ContainerHeader {
         let isRF64 = type == .rf64
@@ -13,6 +13,7 @@ enum WaveParser {
         var cueOrder: [UInt32] = []
         var labels: [UInt32: String] = [:]
         var lengths: [UInt32: Int64] = [:]
+        var loops: [(cueID: UInt32, start: Int64, length: Int64)] = []
         var metadata = AudioFileMetadata()
 
         while true {
@@ -59,6 +60,8 @@ enum WaveParser {
             case "LIST" where size >= 4 && size <= ContainerProbe.maximumMetadataChunk:
                 let f = FieldReader(try source.require(Int(size), at: body, for: "LIST chunk"), at: body, what: "LIST chunk")
                 try parseList(f, metadata: &metadata, labels: &labels, lengths: &lengths)
+            case "smpl" where size >= 36 && size <= ContainerProbe.maximumMetadataChunk:
+                loops += try parseSamplerLoops(FieldReader(try source.require(Int(size), at: body, for: "smpl chunk"), at: body, what: "smpl chunk"))
             case "cue " where size >= 4 && size <= ContainerProbe.maximumMetadataChunk:
                 let f = FieldReader(try source.require(Int(size), at: body, for: "cue chunk"), at: body, what: "cue chunk")
                 let count = Int(try f.u32le(0))
@@ -87,10 +90,32 @@ enum WaveParser {
             throw AudioFileError.truncated("no data chunk before the end of the file", at: offset)
         }
         header.metadata = metadata
+        // A loop names its cue point: that cue is the loop (its label the loop's name), not a marker of its own.
+        var loopByCue: [UInt32: (start: Int64, length: Int64)] = [:]
+        for loop in loops where loopByCue[loop.cueID] == nil && cuePositions[loop.cueID] != nil { loopByCue[loop.cueID] = (loop.start, loop.length) }
         header.markers = cueOrder.map { id in
-            AudioFileMarker(framePosition: cuePositions[id] ?? 0, name: labels[id] ?? "", frameLength: lengths[id])
+            if let loop = loopByCue[id] { return AudioFileMarker(framePosition: loop.start, name: labels[id] ?? "", frameLength: loop.length, isLoop: true) }
+            return AudioFileMarker(framePosition: cuePositions[id] ?? 0, name: labels[id] ?? "", frameLength: lengths[id])
+        } + loops.filter { cuePositions[$0.cueID] == nil }.map {
+            AudioFileMarker(framePosition: $0.start, name: "", frameLength: $0.length, isLoop: true)
         }
         return header
+    }
+
+    /// The loops of a `smpl` chunk (36-byte header, then 24-byte loops: cue point ID, type, start, end, fraction,
+    /// play count; the end sample is played too, so a loop spans end - start + 1 frames).
+    static func parseSamplerLoops(_ f: FieldReader) throws -> [(cueID: UInt32, start: Int64, length: Int64)] {
+        let count = Int(try f.u32le(28))
+        guard count <= (f.count - 36) / 24 else {
+            throw AudioFileError.malformed("the smpl chunk claims \(count) loops but holds room for \((f.count - 36) / 24)", at: f.base + 28)
+        }
+        var loops: [(cueID: UInt32, start: Int64, length: Int64)] = []
+        for i in 0..<count {
+            let at = 36 + 24 * i
+            let start = Int64(try f.u32le(at + 8)), end = Int64(try f.u32le(at + 12))
+            if end >= start { loops.append((try f.u32le(at), start, end - start + 1)) }
+        }
+        return loops
     }
 
     /// Whether the 8 bytes at `offset` look like a chunk header (four printable characters) rather than audio.

@@ -75,6 +75,7 @@ extension AudioFile {
         var frames = packets * Int64(format.framesPerPacket)
         if intact, let valid = header.validFrameCount, valid <= frames, valid > frames - Int64(format.framesPerPacket) { frames = valid }
         var reserved = header.sizeFields.ds64Field.map { $0 - 8 }
+        // A JUNK placeholder at byte 12 (EBU Tech 3306) is where the ds64 goes; writeSizes renames it.
         if family == .riff && reserved == nil, let junk = try source.bytes(at: 12, count: 8), junk.count == 8,
            String(decoding: junk[0..<4], as: UTF8.self) == "JUNK", junk[4] == 28, junk[5] == 0, junk[6] == 0, junk[7] == 0 {
             reserved = 12
@@ -82,7 +83,8 @@ extension AudioFile {
         var layout = SizeLayout(fileType: header.fileType, format: format, dataOffset: header.dataOffset,
                                 dataSizeField: header.sizeFields.dataSizeField, factField: header.sizeFields.factSampleCountField,
                                 reservedDS64: reserved, isRF64: header.fileType == .rf64,
-                                commFramesField: header.sizeFields.commFramesField, ssndOffset: header.sizeFields.ssndOffset)
+                                commFramesField: header.sizeFields.commFramesField, ssndOffset: header.sizeFields.ssndOffset,
+                                reservedIsDS64: header.sizeFields.ds64Field != nil)
         let unchanged = intact && end == length && headerMatches(header, dataBytes: whole, frames: frames, fileEnd: end)
         if !unchanged {
             if end < length { try file.truncate(to: end) }
@@ -113,7 +115,8 @@ extension AudioFile {
             case .caf: size = Int64(bitPattern: try f.u64be(4))
             }
             let pad = family == .caf ? 0 : size & 1
-            guard size >= 0, offset + headerSize + size <= length else { return offset }
+            // Compared against what is left, so that no size (CAF's are 64-bit) can overflow the sum.
+            guard size >= 0, size <= CAFParser.maximumChunkSize, size <= length - offset - headerSize else { return offset }
             offset = min(length, offset + headerSize + size + pad)
         }
         return offset == length ? length : offset

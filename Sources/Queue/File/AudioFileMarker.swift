@@ -1,15 +1,19 @@
 /// A named position in a file (WAV `cue `/`labl`, AIFF `MARK`, CAF `mark`); with a length it is a region
-/// (WAV `ltxt`, CAF `regn`).
+/// (WAV `ltxt`, CAF `regn`), and a region may be a loop a sampler plays over and over (WAV `smpl`, AIFF `INST`,
+/// CAF `regn` with LoopEnable).
 public struct AudioFileMarker: Hashable, Sendable {
     public var framePosition: Int64
     public var name: String
     /// Frames the region spans; nil for a plain marker.
     public var frameLength: Int64?
+    /// Whether the region is a (forward) loop.
+    public var isLoop: Bool
 
-    public init(framePosition: Int64, name: String, frameLength: Int64? = nil) {
+    public init(framePosition: Int64, name: String, frameLength: Int64? = nil, isLoop: Bool = false) {
         self.framePosition = framePosition
         self.name = name
         self.frameLength = frameLength
+        self.isLoop = isLoop && frameLength != nil
     }
 }
 

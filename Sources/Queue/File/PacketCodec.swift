@@ -62,18 +62,9 @@ final class PacketCodec {
         case .s8: for i in 0..<samples { o[i] = Fixed824(raw: Int32(p.load(fromByteOffset: i, as: Int8.self)) &<< 17) }
         case .s16le: for i in 0..<samples { o[i] = Fixed824(int16: Int16(littleEndian: p.loadUnaligned(fromByteOffset: 2 &* i, as: Int16.self))) }
         case .s16be: for i in 0..<samples { o[i] = Fixed824(int16: Int16(bigEndian: p.loadUnaligned(fromByteOffset: 2 &* i, as: Int16.self))) }
-        case .s24le:
-            for i in 0..<samples {
-                let b = p + 3 &* i
-                let v = Int32(b.load(as: UInt8.self)) | Int32(b.load(fromByteOffset: 1, as: UInt8.self)) &<< 8 | Int32(b.load(fromByteOffset: 2, as: UInt8.self)) &<< 16
-                o[i] = Fixed824(int24: (v &<< 8) &>> 8)
-            }
-        case .s24be:
-            for i in 0..<samples {
-                let b = p + 3 &* i
-                let v = Int32(b.load(as: UInt8.self)) &<< 16 | Int32(b.load(fromByteOffset: 1, as: UInt8.self)) &<< 8 | Int32(b.load(fromByteOffset: 2, as: UInt8.self))
-                o[i] = Fixed824(int24: (v &<< 8) &>> 8)
-            }
+        case .s24le, .s24be:
+            let big = coding == .s24be
+            for i in 0..<samples { o[i] = Fixed824(int24: Self.loadInt24(p + 3 &* i, bigEndian: big)) }
         case .s32le: for i in 0..<samples { o[i] = Fixed824(int32: Int32(littleEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))) }
         case .s32be: for i in 0..<samples { o[i] = Fixed824(int32: Int32(bigEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: Int32.self))) }
         case .f32le: for i in 0..<samples { o[i] = Fixed824(Float(bitPattern: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)))) }
@@ -113,14 +104,7 @@ final class PacketCodec {
         case .s16be: for i in 0..<samples { o.storeBytes(of: s[i].int16.bigEndian, toByteOffset: 2 &* i, as: Int16.self) }; return 2 * samples
         case .s24le, .s24be:
             let big = coding == .s24be
-            for i in 0..<samples {
-                let v = s[i].int24
-                let b = o + 3 &* i
-                let (first, last) = big ? (UInt8(truncatingIfNeeded: v &>> 16), UInt8(truncatingIfNeeded: v)) : (UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v &>> 16))
-                b.storeBytes(of: first, as: UInt8.self)
-                b.storeBytes(of: UInt8(truncatingIfNeeded: v &>> 8), toByteOffset: 1, as: UInt8.self)
-                b.storeBytes(of: last, toByteOffset: 2, as: UInt8.self)
-            }
+            for i in 0..<samples { Self.storeInt24(s[i].int24, at: o + 3 &* i, bigEndian: big) }
             return 3 * samples
         case .s32le: for i in 0..<samples { o.storeBytes(of: s[i].int32.littleEndian, toByteOffset: 4 &* i, as: Int32.self) }; return 4 * samples
         case .s32be: for i in 0..<samples { o.storeBytes(of: s[i].int32.bigEndian, toByteOffset: 4 &* i, as: Int32.self) }; return 4 * samples
@@ -141,6 +125,25 @@ final class PacketCodec {
             if let ima4Encoder { return (try? ima4Encoder.encode(source, into: bytes)) ?? 0 }
             return (try? msEncoder!.encode(source, into: bytes)) ?? 0
         }
+    }
+
+    /// A packed 24-bit sample, sign-extended.
+    @inline(__always)
+    static func loadInt24(_ b: UnsafeRawPointer, bigEndian: Bool) -> Int32 {
+        let b0 = Int32(b.load(as: UInt8.self)), b1 = Int32(b.load(fromByteOffset: 1, as: UInt8.self))
+        let b2 = Int32(b.load(fromByteOffset: 2, as: UInt8.self))
+        let v = bigEndian ? b0 &<< 16 | b1 &<< 8 | b2 : b2 &<< 16 | b1 &<< 8 | b0
+        return (v &<< 8) &>> 8
+    }
+
+    /// The low 24 bits of `v`, packed.
+    @inline(__always)
+    static func storeInt24(_ v: Int32, at b: UnsafeMutableRawPointer, bigEndian: Bool) {
+        let (first, last) = bigEndian ? (UInt8(truncatingIfNeeded: v &>> 16), UInt8(truncatingIfNeeded: v))
+                                      : (UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v &>> 16))
+        b.storeBytes(of: first, as: UInt8.self)
+        b.storeBytes(of: UInt8(truncatingIfNeeded: v &>> 8), toByteOffset: 1, as: UInt8.self)
+        b.storeBytes(of: last, toByteOffset: 2, as: UInt8.self)
     }
 
     /// 8.24 to a signed 8-bit value, rounded to nearest and saturated.

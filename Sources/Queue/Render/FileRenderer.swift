@@ -39,6 +39,8 @@ public final class FileRenderer {
     var ditherer: Ditherer?
     /// Converter output frames still to drop, so the output lines up with the input (no leading delay).
     var latencyToSkip: Int
+    /// Set when the render changes only the data format: then it is done exactly, without the 8.24 chain.
+    let exact: ExactConversion?
 
     /// Checks that the input and output fit the chain (rates, channel counts) and builds it.
     public init(input: AudioFile, output: AudioFile, settings: RenderSettings) throws {
@@ -80,6 +82,7 @@ public final class FileRenderer {
         } else {
             ditherer = nil
         }
+        exact = ExactConversion(input: input, output: output, settings: settings)
         let block = Self.blockFrames
         inputBlock = .allocate(capacity: block * inChannels)
         mapped = .allocate(capacity: block * outChannels)
@@ -99,6 +102,7 @@ public final class FileRenderer {
     /// Returns the output frames written.
     @discardableResult
     public func run(progress: (Int64) -> Void = { _ in }) throws -> Int64 {
+        if let exact { return try exact.run(progress: progress) }
         var written: Int64 = 0
         if let equalizer, pipelined {
             written = try runSplit(equalizer, progress: progress)

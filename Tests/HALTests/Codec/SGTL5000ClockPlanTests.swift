@@ -23,19 +23,45 @@ struct SGTL5000ClockPlanTests {
 
     @Test func everyStandardRateFrom12288MHzIsEitherPlannedOrRefused() throws {
         #expect(SGTL5000ClockPlan.supportedRates(mclk: 12_288_000) == [8_000, 12_000, 16_000, 24_000, 32_000, 48_000])
-        // As I2S provider the PLL may run: 96 kHz needs 196.608 MHz = 16 x 12.288 MHz exactly; 44.1 kHz would
-        // need 14.7 x 2048 = 30105.6, not a whole fraction, so the 44.1 kHz family stays refused.
+        // As I2S provider the PLL may run: 96 kHz needs 196.608 MHz = 16 x 12.288 MHz exactly.
         #expect(SGTL5000ClockPlan.supportedRates(mclk: 12_288_000, role: .provider)
-                == [8_000, 12_000, 16_000, 24_000, 32_000, 48_000, 96_000])
+                == SGTL5000ClockPlan.standardRates)
         let plan96 = try SGTL5000ClockPlan.plan(mclk: 12_288_000, rate: 96_000, role: .provider)
         #expect(plan96.pll == SGTL5000ClockPlan.PLL(halvedInput: false, integer: 16, fraction: 0, output: 196_608_000))
         #expect(plan96.clockControlValue == 0x000F && plan96.pllControlValue == 0x8000)
+        // With the Pi driving the clocks the PLL may not run (sound/soc/codecs/sgtl5000.c `sgtl5000_set_clock`:
+        // "PLL not supported in slave mode"): the 44.1 kHz family stays refused.
         for rate in [11_025, 22_050, 44_100] {
             #expect(throws: CodecError.unsupportedRate(codec: "SGTL5000", rate: rate, mclk: 12_288_000,
                                                        supported: [8_000, 12_000, 16_000, 24_000, 32_000, 48_000])) {
                 try SGTL5000ClockPlan.plan(mclk: 12_288_000, rate: rate)
             }
         }
+    }
+
+    /// The Fe-Pi as I2S provider at 44.1 kHz: SYS_MCLK 12.288 MHz cannot make 180.6336 MHz exactly. The kernel's
+    /// divisors (sound/soc/codecs/sgtl5000.c `sgtl5000_set_clock`, datasheet "PLL" / CHIP_PLL_CTRL):
+    /// INT = 180633600 / 12288000 = 14, FRAC = (180633600 mod 12288000) x 2048 / 12288000 = 8601600 x 2048 /
+    /// 12288000 = 1433.6, truncated to 1433. The PLL then runs at 12.288 MHz x (14 + 1433/2048) = 180.630 MHz:
+    /// -3600 Hz, -19.93 ppm, inside a ±50 ppm crystal's tolerance.
+    @Test(arguments: [(44_100, 44_100, 1), (22_050, 44_100, 2), (11_025, 44_100, 4)])
+    func the441kFamilyFrom12288MHzRunsThePLL20ppmSlow(rate: Int, system: Int, divider: Int) throws {
+        let plan = try SGTL5000ClockPlan.plan(mclk: 12_288_000, rate: rate, role: .provider)
+        let pll = try #require(plan.pll)
+        #expect(pll.integer == 14 && pll.fraction == 1433 && !pll.halvedInput && pll.output == 180_633_600)
+        #expect(plan.pllControlValue == 0x7599)  // CHIP_PLL_CTRL INT_DIVISOR[15:11] = 14, FRAC_DIVISOR[10:0] = 1433
+        #expect(plan.systemRate == system && plan.rateDivider == divider)
+        #expect(abs(pll.errorPPM - (-3600.0 / 180_633_600 * 1e6)) < 1e-9)
+        #expect(abs(pll.errorPPM + 19.93) < 0.01)
+        #expect(plan.description.hasSuffix("PLL 14 + 1433/2048 = 180.6336 MHz (-19.9 ppm)"))
+
+        let model = SGTL5000Model(address: try I2CAddress(0x0a), mclk: 12_288_000)
+        let codec = SGTL5000(bus: model.bus, clock: ManualClock(skipsSleeps: true), mclk: 12_288_000)
+        try codec.configure(CodecStreamFormat(sampleRate: rate, wordLength: 24, role: .provider))
+        let state = model.state
+        let made = try #require(state.sampleRate)
+        #expect(state.pllLocked && abs((made - Double(rate)) / Double(rate) * 1e6 + 19.93) < 0.01,
+                "the twin runs the PLL's real output: \(made) Hz")
     }
 
     /// 15.72864 MHz = 2^20 x 15: the PLL makes 196.608 MHz with 12 + 1024/2048 and 180.6336 MHz with

@@ -125,7 +125,10 @@ struct SGTL5000GoldenTraceTests {
         try rig.codec.configure(CodecStreamFormat(sampleRate: 48_000))
         #expect(rig.model.bus.trace == [
             // CLK_CTRL already says 48 kHz at 256 Fs (12.288 MHz = 256 x 48 kHz), the PLL is off: no writes
-            .write(reg: 0x0006, value: 0x0130),  // I2S_CTRL: SCLKFREQ 32 Fs, DLEN 16-bit, I2S, consumer
+            // I2S_CTRL: SCLKFREQ 64 Fs (datasheet CHIP_I2S_CTRL: SCLKFREQ must match the SCLK input rate; the
+            // Pi's frame is two 32-bit slots for 16-bit streams too, bcm2835-i2s.c with the slot width pinned),
+            // DLEN 16-bit, I2S, consumer
+            .write(reg: 0x0006, value: 0x0030),
         ])
         rig.model.bus.clearTrace()
 
@@ -290,9 +293,9 @@ struct SGTL5000GoldenTraceTests {
         let gain = try rig.codec.select(input: .microphone, micBias: true, pgaGainDB: 31)
         #expect(gain == 31.5, "preamp +30 dB, ADC +1.5 dB")
         let input = rig.model.state
-        #expect(input.adcPowered && input.inputSource == .microphone && input.inputGainDB == 31.5 && input.micBias)
+        #expect(input.adcPowered && input.inputSource == .microphone && input.inputGainDB == 31.5 && input.micBias == .kernelDefault)
         #expect(try rig.codec.select(input: .line, micBias: false, pgaGainDB: -4) == -4.5)
-        #expect(rig.model.state.inputSource == .line && rig.model.state.inputGainDB == -4.5 && !rig.model.state.micBias)
+        #expect(rig.model.state.inputSource == .line && rig.model.state.inputGainDB == -4.5 && rig.model.state.micBias == nil)
     }
 
     @Test func everyRecipeStepHasAReason() throws {

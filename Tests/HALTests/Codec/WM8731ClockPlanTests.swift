@@ -77,9 +77,13 @@ struct WM8731ClockPlanTests {
     }
 
     @Test func providerRoleAndUSBModeDecode() throws {
-        let model = WM8731Model(address: try I2CAddress(0x1b), mclk: 12_000_000)
+        // USB mode as provider drives BCLK at 12 MHz: a 32 kHz frame is 375 bit clocks (audioinjector-pi-soundcard.c
+        // `snd_audioinjector_pi_soundcard_hw_params`: 32000 -> bclk_ratio 375).
+        let frame = I2SFrame.fixedBitClock(hertz: 12_000_000)
+        let model = WM8731Model(address: try I2CAddress(0x1b), mclk: 12_000_000, frame: frame)
         let codec = WM8731(bus: model.bus, clock: ManualClock(skipsSleeps: true), mclk: 12_000_000)
-        try codec.configure(CodecStreamFormat(sampleRate: 32_000, wordLength: 20, format: .leftJustified, role: .provider))
+        try codec.configure(CodecStreamFormat(sampleRate: 32_000, wordLength: 20, format: .leftJustified, role: .provider,
+                                              frame: frame))
         #expect(model.bus.trace == [
             .write(reg: 0x07, value: 0x045),  // R7 MS | IWL 01 (20-bit) | FORMAT 01 (left justified)
             .write(reg: 0x08, value: 0x019),  // R8 USB mode, BOSR 0, SR 0110: 12 MHz / 375 = 32 kHz

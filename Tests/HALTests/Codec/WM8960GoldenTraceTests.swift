@@ -13,7 +13,7 @@ struct WM8960GoldenTraceTests {
         let codec: WM8960
 
         init(mclk: Int, maximumVolumeDB: Double = 0) throws {
-            model = WM8960Model(address: try I2CAddress(0x1a), mclk: mclk)
+            model = WM8960Model(address: try I2CAddress(0x1a), mclk: mclk, clock: clock)
             codec = WM8960(bus: model.bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
             let identity = try codec.reset()
             #expect(identity.name == "WM8960" && identity.chipID == nil)
@@ -88,12 +88,14 @@ struct WM8960GoldenTraceTests {
             .write(reg: 0x35, value: 0x059),  // R53 K[23:16]   K = round(0.35 x 2^24) = 0x59999A
             .write(reg: 0x36, value: 0x099),  // R54 K[15:8]
             .write(reg: 0x37, value: 0x09A),  // R55 K[7:0]
-            .write(reg: 0x1A, value: 0x1E1),  // R26 PLL_EN on
+            .write(reg: 0x1A, value: 0x1E1),  // R26 PLL_EN on; 250 ms for the PLL to lock
             .write(reg: 0x04, value: 0x005),  // R4 SYSCLKDIV /2 | CLKSEL PLL: SYSCLK 11.2896 MHz, DACDIV 1
             .write(reg: 0x07, value: 0x00A),  // R7 24-bit (WL 10), I2S
             .write(reg: 0x05, value: 0x000),  // R5 soft unmute on the new clock
         ])
-        #expect(rig.clock.now - before == .milliseconds(11), "510 samples of soft-mute ramp at 48 kHz")
+        // 510 samples of soft-mute ramp at 48 kHz, then the PLL's 250 ms to lock (kernel
+        // sound/soc/codecs/wm8960.c `wm8960_set_pll`: PLL on, msleep(250), then CLKSEL).
+        #expect(rig.clock.now - before == .milliseconds(11 + 250))
         let state = rig.model.state
         #expect(state.pllEnabled && state.sysclkFromPLL && state.wordLength == 24)
         let rate = try #require(state.sampleRate)
@@ -132,6 +134,53 @@ struct WM8960GoldenTraceTests {
         ])
         let rate44 = try #require(rig.model.state.sampleRate)
         #expect(abs(rate44 - 44_100) / 44_100 < 1e-8)
+    }
+
+    /// The kernel's order (sound/soc/codecs/wm8960.c `wm8960_set_pll`): CLKSEL to MCLK, PLL off, N and K,
+    /// PLL on, msleep(250), CLKSEL to the PLL. The datasheet gives no lock time, so the kernel's 250 ms is the
+    /// figure; a live DAC stays soft-muted (R5 DACMU) from before the switch until after it.
+    @Test func sysclkSwitchesToThePLLOnlyAfterItLocksWithTheDACMuted() throws {
+        let rig = try Rig(mclk: 12_288_000)
+        try rig.codec.configure(CodecStreamFormat(sampleRate: 48_000))
+        try rig.codec.powerUp()
+        let steps = try rig.codec.configureRecipe(CodecStreamFormat(sampleRate: 44_100)).steps
+        func index(_ register: RegisterAddress, _ bit: RegisterValue, set: Bool) -> Int? {
+            steps.firstIndex {
+                guard case .update(let reg, let mask, let value, _) = $0 else { return false }
+                return reg == register && mask & bit != 0 && (value & bit != 0) == set
+            }
+        }
+        let pllOn = try #require(index(0x1A, 0x001, set: true), "R26 PLL_EN on")
+        let switchToPLL = try #require(index(0x04, 0x001, set: true), "R4 CLKSEL = PLL")
+        let mute = try #require(index(0x05, 0x008, set: true), "R5 DACMU on")
+        let unmute = try #require(index(0x05, 0x008, set: false), "R5 DACMU off")
+        #expect(pllOn < switchToPLL)
+        let waited = steps[pllOn..<switchToPLL].reduce(Duration.zero) { total, step in
+            if case .delay(let duration, _) = step { return total + duration }
+            return total
+        }
+        #expect(waited == .milliseconds(250), "kernel wm8960_set_pll: msleep(250) between PLL_EN and CLKSEL")
+        #expect(mute < pllOn && switchToPLL < unmute, "the DAC is muted across the clock switch")
+    }
+
+    /// The twin holds the driver to the lock time: the same rate change without the 250 ms wait leaves SYSCLK
+    /// on an unlocked PLL, which the twin counts as no clock; with the wait it makes 44.1 kHz.
+    @Test func theTwinRefusesASwitchToAnUnlockedPLL() throws {
+        let rig = try Rig(mclk: 12_288_000)
+        try rig.codec.configure(CodecStreamFormat(sampleRate: 48_000))
+        let recipe = try rig.codec.configureRecipe(CodecStreamFormat(sampleRate: 44_100))
+        let hurried = CodecRecipe("without the lock wait", recipe.steps.filter {
+            if case .delay = $0 { return false }
+            return true
+        })
+        try hurried.run(on: rig.codec.registers, clock: rig.clock)
+        #expect(rig.model.sysclkFromUnlockedPLL && rig.model.state.sampleRate == nil)
+        try CodecRecipe("back to MCLK", [.update(0x04, mask: 0x001, value: 0, reason: "CLKSEL MCLK")])
+            .run(on: rig.codec.registers, clock: rig.clock)
+        try recipe.run(on: rig.codec.registers, clock: rig.clock)
+        #expect(!rig.model.sysclkFromUnlockedPLL)
+        let rate = try #require(rig.model.state.sampleRate)
+        #expect(abs(rate - 44_100) / 44_100 < 1e-8)
     }
 
     @Test func volumeChangeWritesBothStagesWithUpdateBitsOnTheRight() throws {

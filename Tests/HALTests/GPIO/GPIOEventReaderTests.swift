@@ -40,6 +40,26 @@ struct GPIOEventReaderTests {
         }
     }
 
+    /// A pipe whose bytes are line sequence numbers (odd: rising), read through the same gap check as
+    /// `LinuxGPIORequest`; `level` is the line's level when read again.
+    final class SequencedPipeSource: GPIOEventSource, @unchecked Sendable {
+        let pipe = PipeSource(offset: 6)
+        var gaps = GPIOEdgeGapCheck()
+        let level: Bool
+        init(level: Bool) { self.level = level }
+
+        func readEvents(into events: UnsafeMutablePointer<GPIOEdgeEvent>) -> Int {
+            let count = pipe.readEvents(into: events)
+            guard count > 0 else { return count }
+            for i in 0..<count {
+                let sequence = UInt64(events[i].timestamp.nanoseconds / 1_000_000)
+                events[i].origin = .kernel(sequence: sequence)
+            }
+            return gaps.finish(events, count: count, line: pipe.line, level: { level },
+                               now: { Timestamp(nanoseconds: 99_000_000) })
+        }
+    }
+
     final class Received: @unchecked Sendable {
         private let condition = Condition()
         private let arrived = DispatchSemaphore(value: 0)
@@ -102,6 +122,20 @@ struct GPIOEventReaderTests {
         #expect(received.all.map(\.line) == [source.line, witness.line])
         reader.remove(witness)
         #expect(!reader.isRunning)
+    }
+
+    /// A full batch of 16 with a sequence gap: the reader delivers all 16 and the level read again (a 17th).
+    @Test func aFullBatchWithAGapDeliversTheLevelReadAgain() {
+        let reader = GPIOEventReader()
+        let source = SequencedPipeSource(level: false)
+        let received = Received()
+        #expect(reader.add(source, fd: source.pipe.fd, handler: received.append))
+        source.pipe.send(Array(1...15) + [41])        // 16...40 lost; 41 rises, but the line is low
+        #expect(received.wait(for: 17))
+        #expect(received.all.count == 17)
+        #expect(received.all.last == GPIOEdgeEvent(line: source.pipe.line, edge: .falling,
+                                                   timestamp: Timestamp(nanoseconds: 99_000_000), origin: .reread(lost: 25)))
+        reader.remove(source)
     }
 
     @Test func theReaderDoesNotKeepASourceAlive() {

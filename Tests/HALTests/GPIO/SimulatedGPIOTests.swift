@@ -153,11 +153,13 @@ struct SimulatedGPIOTests {
         gpio.schedule(rising.id, level: true, at: Self.ms(600))
         gpio.advance(to: Self.ms(700))
         #expect(clock.now == Self.ms(700))
+        // Sequence numbers count each line's events from 1 (drivers/gpio/gpiolib-cdev.c `edge_irq_thread`:
+        // line_seqno is incremented before the first event is put).
         #expect(events.all == [
-            GPIOEdgeEvent(line: both.id, edge: .rising, timestamp: Self.ms(500)),
-            GPIOEdgeEvent(line: both.id, edge: .falling, timestamp: Self.ms(507)),
-            GPIOEdgeEvent(line: rising.id, edge: .rising, timestamp: Self.ms(507)),
-            GPIOEdgeEvent(line: rising.id, edge: .rising, timestamp: Self.ms(600)),
+            GPIOEdgeEvent(line: both.id, edge: .rising, timestamp: Self.ms(500), origin: .kernel(sequence: 1)),
+            GPIOEdgeEvent(line: both.id, edge: .falling, timestamp: Self.ms(507), origin: .kernel(sequence: 2)),
+            GPIOEdgeEvent(line: rising.id, edge: .rising, timestamp: Self.ms(507), origin: .kernel(sequence: 1)),
+            GPIOEdgeEvent(line: rising.id, edge: .rising, timestamp: Self.ms(600), origin: .kernel(sequence: 2)),
         ])
         // Without a handler there are no events, and a released line sends none.
         both.release()

@@ -61,6 +61,72 @@ struct JackDetectorTests {
         #expect(detector.state == .unplugged)
     }
 
+    /// What the detector reported, and when (the clock's time at delivery).
+    final class Timeline: @unchecked Sendable {
+        private let condition = Condition()
+        private var entries: [(event: JackEvent, at: Timestamp)] = []
+        let clock: ManualClock
+        init(clock: ManualClock) { self.clock = clock }
+        func append(_ event: JackEvent) { condition.locked { entries.append((event, clock.now)) } }
+        var all: [(event: JackEvent, at: Timestamp)] { condition.locked { entries } }
+    }
+
+    /// Plugs a headset whose microphone ring first touches `micFirstEdge` ms after the plug switch and
+    /// bounces (off 1 ms later, on again 2 ms after that), then ticks every millisecond for 500 ms.
+    static func lateMicrophone(firstEdge: Int64, bounce: [Int64] = [1, 3]) throws -> (start: Timestamp, [(event: JackEvent, at: Timestamp)]) {
+        let clock = ManualClock()
+        let gpio = board(clock)
+        let timeline = Timeline(clock: clock)
+        let detector = try JackDetector(sensing: gpioSensing(), gpio: gpio, clock: clock) { timeline.append($0) }
+        let start = clock.now
+        gpio.press(plugLine, bounce: [ms(1), ms(3), ms(4), ms(7)])
+        var level = true
+        for offset in [0] + bounce {
+            gpio.schedule(micLine, level: level, at: start + ms(firstEdge + offset))
+            level.toggle()
+        }
+        for t in 1...500 {
+            gpio.advance(to: start + ms(Int64(t)))
+            try detector.tick()
+        }
+        return (start, timeline.all)
+    }
+
+    /// The defect: a microphone ring that touches just before the decision (149 ms) gave headphones at
+    /// 150 ms and then headset: two route changes for one insertion. Now the decision waits until the mic
+    /// line has been quiet for its 20 ms debounce (last bounce at 152 ms, so 172 ms) and reports once.
+    /// The rule and its sources are in `JackStateMachine`.
+    @Test(arguments: [Int64(149), 150])
+    func aMicrophoneThatTouchesByTheDecisionIsOneHeadsetEvent(firstEdge: Int64) throws {
+        let (start, reported) = try Self.lateMicrophone(firstEdge: firstEdge)
+        #expect(reported.map(\.event) == [JackEvent(timestamp: start, state: .headset, previous: .unplugged)])
+        // Decided when the mic line had been quiet for 20 ms after its last bounce (first edge + 3 ms).
+        #expect(reported.first?.at == start + Self.ms(firstEdge + 3 + 20))
+    }
+
+    /// One millisecond after the decision the insertion is already headphones: the mic arriving then is a
+    /// later change of its own (as a mic connected through an adapter), stamped with its first edge.
+    @Test func aMicrophoneThatTouchesAfterTheDecisionIsItsOwnChange() throws {
+        let (start, reported) = try Self.lateMicrophone(firstEdge: 151)
+        #expect(reported.map(\.event) == [
+            JackEvent(timestamp: start, state: .headphones, previous: .unplugged),
+            JackEvent(timestamp: start + Self.ms(151), state: .headset, previous: .headphones),
+        ])
+        #expect(reported.map(\.at) == [start + Self.ms(150), start + Self.ms(151 + 3 + 20)])
+    }
+
+    /// A mic line still chattering at the limit (300 ms: twice the 150 ms settle time) is decided from its
+    /// debounced level then; its later settled level is its own change.
+    @Test func aMicrophoneStillChatteringAtTheLimitIsDecidedAtTheLimit() throws {
+        // Toggles every 10 ms from 140 ms to 400 ms (never holding 20 ms), ending on.
+        let (start, reported) = try Self.lateMicrophone(firstEdge: 140, bounce: (1...26).map { Int64($0) * 10 })
+        #expect(reported.map(\.event) == [
+            JackEvent(timestamp: start, state: .headphones, previous: .unplugged),
+            JackEvent(timestamp: start + Self.ms(140), state: .headset, previous: .headphones),
+        ])
+        #expect(reported.map(\.at) == [start + Self.ms(300), start + Self.ms(420)])
+    }
+
     @Test func aGlitchOnTheSwitchReportsNothing() throws {
         let clock = ManualClock()
         let gpio = Self.board(clock)

@@ -37,6 +37,37 @@ struct JackStateMachineTests {
         #expect(machine.microphone(false, at: Self.ms(6000)) == JackEvent(timestamp: Self.ms(6000), state: .headphones, previous: .headset))
     }
 
+    /// The decision rule (see `JackStateMachine`): at the plug's change + 150 ms, later while the mic line
+    /// is still moving, never later than the limit (default twice the settle time: 300 ms).
+    @Test func aMovingMicrophoneLineDelaysTheDecisionUpToTheLimit() {
+        var machine = JackStateMachine(plugged: false, microphone: false, sensesMicrophone: true,
+                                       microphoneSettle: .milliseconds(150))
+        #expect(machine.microphoneSettleLimit == .milliseconds(300))
+        #expect(machine.plug(true, at: Self.ms(1000)) == nil)
+        machine.microphoneLine(quietAt: Self.ms(1100))          // quiet long before the decision: no wait
+        #expect(machine.deadline == Self.ms(1150))
+        machine.microphoneLine(quietAt: Self.ms(1150))          // quiet exactly then: no wait
+        #expect(machine.deadline == Self.ms(1150))
+        machine.microphoneLine(quietAt: Self.ms(1172))          // an edge at 1152 with a 20 ms debounce
+        #expect(machine.settle(at: Self.ms(1150)) == nil)
+        #expect(machine.deadline == Self.ms(1172))
+        #expect(machine.microphone(true, at: Self.ms(1149)) == nil, "the mic's change joins the pending decision")
+        #expect(machine.settle(at: Self.ms(1172)) == JackEvent(timestamp: Self.ms(1000), state: .headset, previous: .unplugged))
+
+        // Still moving at the limit: decided then, from the debounced level.
+        #expect(machine.plug(false, at: Self.ms(2000)) != nil)
+        #expect(machine.microphone(false, at: Self.ms(2000)) == nil)
+        #expect(machine.plug(true, at: Self.ms(3000)) == nil)
+        machine.microphoneLine(quietAt: Self.ms(3500))
+        #expect(machine.deadline == Self.ms(3300))
+        #expect(machine.settle(at: Self.ms(3299)) == nil)
+        #expect(machine.settle(at: Self.ms(3300)) == JackEvent(timestamp: Self.ms(3000), state: .headphones, previous: .unplugged))
+        // A limit shorter than the settle time means the settle time.
+        #expect(JackStateMachine(plugged: false, microphone: false, sensesMicrophone: true,
+                                 microphoneSettle: .milliseconds(150), microphoneSettleLimit: .milliseconds(100))
+                    .microphoneSettleLimit == .milliseconds(150))
+    }
+
     @Test func aPlugPulledBeforeTheDecisionReportsNothing() {
         var machine = JackStateMachine(plugged: false, microphone: false, sensesMicrophone: true,
                                        microphoneSettle: .milliseconds(150))

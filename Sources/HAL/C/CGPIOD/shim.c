@@ -136,6 +136,7 @@ int appliance_gpio_read_events(appliance_gpio_request *request, appliance_gpio_e
     int count = gpiod_line_event_read_multiple(request->line, batch, capacity);
     for (int i = 0; i < count; i++) {
         events[i].timestamp_ns = (uint64_t)batch[i].ts.tv_sec * 1000000000u + (uint64_t)batch[i].ts.tv_nsec;
+        events[i].line_seqno = 0;   // the v1 uAPI (struct gpioevent_data) carries no sequence number
         events[i].offset = request->offset;
         events[i].rising = batch[i].event_type == GPIOD_LINE_EVENT_RISING_EDGE;
     }
@@ -298,6 +299,7 @@ int appliance_gpio_read_events(appliance_gpio_request *request, appliance_gpio_e
     for (int i = 0; i < count; i++) {
         struct gpiod_edge_event *event = gpiod_edge_event_buffer_get_event(request->buffer, (unsigned long)i);
         events[i].timestamp_ns = gpiod_edge_event_get_timestamp_ns(event);
+        events[i].line_seqno = (uint64_t)gpiod_edge_event_get_line_seqno(event);
         events[i].offset = gpiod_edge_event_get_line_offset(event);
         events[i].rising = gpiod_edge_event_get_event_type(event) == GPIOD_EDGE_EVENT_RISING_EDGE;
     }

@@ -190,7 +190,15 @@ public final class PCM512x: RecipeDrivenCodec {
                                           reason: "this driver runs the PCM5122 as a clock consumer; let the SoC "
                                             + "drive BCLK and LRCLK (role consumer)")
         }
-        let plan = try PCM512xClockPlan.plan(source: clockSource, rate: format.sampleRate)
+        if let problem = format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: problem)
+        }
+        // Without SCK the PLL's reference is BCLK, whose rate the board's I2S frame sets.
+        var source = clockSource
+        if case .bitClock = clockSource, let bits = format.frame.bitsPerFrame(rate: format.sampleRate) {
+            source = .bitClock(bitsPerFrame: bits)
+        }
+        let plan = try PCM512xClockPlan.plan(source: source, rate: format.sampleRate)
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: Self.wordLengths)

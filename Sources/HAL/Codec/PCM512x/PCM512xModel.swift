@@ -27,12 +27,17 @@ public struct PCM512xChipBehavior: SimulatedChipBehavior {
 public final class PCM512xModel: Sendable {
     public let bus: SimulatedRegisterBus
     public let clockSource: PCM512xClockSource
+    /// The frame the Pi's I2S sends (the board's `i2s:`): BCLK is this frame times the stream rate, whatever
+    /// the driver assumed. Nil: the frame `clockSource` names.
+    public let frame: I2SFrame?
 
-    /// A PCM512x on `bus` at `address` (0x4c or 0x4d, set by its ADR pins), clocked from `clockSource`.
-    public init(bus: Int = 1, address: I2CAddress, clockSource: PCM512xClockSource) {
+    /// A PCM512x on `bus` at `address` (0x4c or 0x4d, set by its ADR pins), clocked from `clockSource`, on an
+    /// I2S link framed as `frame`.
+    public init(bus: Int = 1, address: I2CAddress, clockSource: PCM512xClockSource, frame: I2SFrame? = nil) {
         self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg8Value8, registerMap: PCM512xRegister.map,
                                         behavior: PCM512xChipBehavior())
         self.clockSource = clockSource
+        self.frame = frame
     }
 
     private func value(_ register: RegisterAddress) -> RegisterValue { bus.registerValue(register) ?? 0 }
@@ -90,7 +95,9 @@ public final class PCM512xModel: Sendable {
         let fromBCK = value(PCM512xRegister.pllReference) & PCM512xBits.pllReference == PCM512xBits.pllFromBCK
         let pllOn = value(PCM512xRegister.pll) & PCM512xBits.pllEnable != 0
         var bitClock: Double?
-        if case .bitClock(let bits) = clockSource, let streamRate { bitClock = Double(bits * streamRate) }
+        if case .bitClock(let bits) = clockSource, let streamRate {
+            bitClock = Double((frame?.bitsPerFrame(rate: streamRate) ?? bits) * streamRate)
+        }
         let sck = sckHertz.map(Double.init)
         var limits = true
         let master: Double

@@ -19,6 +19,8 @@ public final class SGTL5000: RecipeDrivenCodec {
     /// The master clock on the board (SYS_MCLK pin), in Hz (the Fe-Pi's crystal: 12.288 MHz).
     public let mclk: Int
     public let supplies: SGTL5000Supplies
+    /// The microphone bias the board wires (Fe-Pi: 3.0 V through 2 kΩ), applied when an input asks for bias.
+    public let micBias: SGTL5000MicBias
     /// The board's volume ceiling in dB (hearing and amplifier safety), at most +12.
     public let maximumVolumeDB: Double
     public let volumeSplit: SGTL5000VolumeSplit
@@ -49,11 +51,12 @@ public final class SGTL5000: RecipeDrivenCodec {
     static let headphonePower = B.headphonePowerUp | B.caplessHeadphonePowerUp
 
     public init(bus: any RegisterBus, clock: any MonotonicClock, mclk: Int, supplies: SGTL5000Supplies = .fePi,
-                maximumVolumeDB: Double = 12) {
+                micBias: SGTL5000MicBias = .kernelDefault, maximumVolumeDB: Double = 12) {
         registers = RegisterCache(bus: bus, map: SGTL5000Register.map)
         self.clock = clock
         self.mclk = mclk
         self.supplies = supplies
+        self.micBias = micBias
         volumeSplit = SGTL5000VolumeSplit(lineOutNominalCode: supplies.lineOutNominalCode)
         self.maximumVolumeDB = Swift.min(maximumVolumeDB, SGTL5000VolumeSplit.headphoneStage.maximumDB)
         for output in [CodecOutput.headphones, .line] {
@@ -127,7 +130,7 @@ public final class SGTL5000: RecipeDrivenCodec {
 
     /// Microphone and headset microphone both use MIC_IN (the chip has one; the Fe-Pi wires it to its
     /// headset jack's ring), with the preamp and ADC volume; line uses LINEIN and the ADC volume only.
-    /// Mic bias is 1.25 V through 4 kΩ when on.
+    /// Mic bias, when on, is the board's `micBias` (the kernel's default 1.25 V through 4 kΩ unless set).
     @discardableResult
     public func select(input: CodecInput, micBias: Bool, pgaGainDB: Double) throws(CodecError) -> Double {
         guard !pgaGainDB.isNaN else { throw .invalidGain(pgaGainDB) }
@@ -243,7 +246,7 @@ public final class SGTL5000: RecipeDrivenCodec {
                 .update(R.clockTopControl, mask: B.inputFrequencyDiv2, value: pll.halvedInput ? B.inputFrequencyDiv2 : 0,
                         reason: pll.halvedInput ? "PLL input MCLK / 2 (MCLK above 17 MHz)" : "PLL input MCLK undivided"),
                 .update(R.pllControl, mask: 0xFFFF, value: divisors,
-                        reason: "PLL \(pll.integer) + \(pll.fraction)/2048: \(CodecError.megahertz(pll.output))"),
+                        reason: "PLL \(pll.integer) + \(pll.fraction)/2048: \(CodecError.megahertz(pll.output))\(pll.errorText)"),
                 .update(R.analogPower, mask: pllBits, value: pllBits,
                         reason: "PLL and VCO amplifier on, before CLK_CTRL selects the PLL (datasheet order)"),
                 .update(R.clockControl, mask: B.rateMode | B.sysFS | B.mclkFrequency, value: plan.clockControlValue,
@@ -262,8 +265,17 @@ public final class SGTL5000: RecipeDrivenCodec {
         case .leftJustified: B.lrAlign
         case .rightJustified: 1 << 2
         }
-        // 16-bit words come in 32 BCLKs a frame (as Linux sets it), longer ones in 64.
-        let sclk: RegisterValue = format.wordLength == 16 ? B.sclk32fs : 0
+        // SCLKFREQ (datasheet CHIP_I2S_CTRL): the BCLK rate the codec makes as provider, or must be told as
+        // consumer: 64 or 32 Fs. The board's I2S frame decides it, not the word length (the Pi's overlay pins
+        // two 32-bit slots, so a 16-bit stream still runs 64 bit clocks a frame).
+        if let problem = format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: problem)
+        }
+        let bits = format.frame.bitsPerFrame(rate: format.sampleRate)
+        guard bits == 64 || bits == 32 else {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: "its I2S port runs 64 or 32 bit clocks a frame")
+        }
+        let sclk: RegisterValue = bits == 32 ? B.sclk32fs : 0
         let provider: RegisterValue = format.role == .provider ? B.clockProvider : 0
         steps.append(.update(R.i2sControl, mask: 0x01FF, value: sclk | provider | lengthCode << 4 | mode,
                              reason: "\(format.wordLength)-bit \(format.format.rawValue), \(sclk != 0 ? 32 : 64) Fs BCLK, "
@@ -515,8 +527,8 @@ public final class SGTL5000: RecipeDrivenCodec {
             .update(R.analogControl, mask: B.adcFromLineIn, value: input.lineIn ? B.adcFromLineIn : 0,
                     reason: input.lineIn ? "ADC from LINEIN" : "ADC from MIC_IN"),
             .update(R.micControl, mask: B.micBiasResistor | B.micBiasVoltage | B.micGain,
-                    value: (input.micBias ? 2 << 8 : 0) | (input.lineIn ? 0 : gain.micGainCode),
-                    reason: "mic bias \(input.micBias ? "on (1.25 V, 4 kΩ)" : "off"), preamp "
+                    value: (input.micBias ? micBias.micControlBits : 0) | (input.lineIn ? 0 : gain.micGainCode),
+                    reason: "mic bias \(input.micBias ? "on, \(micBias)" : "off"), preamp "
                         + "\(input.lineIn ? 0 : gain.micDB) dB"),
             .update(R.adcAnalogVolume, mask: 0x01FF, value: adcWord, reason: "ADC volume \(gain.adcDB) dB, both channels"),
             .update(R.analogPower, mask: B.adcAnalogPowerUp, value: B.adcAnalogPowerUp, reason: "ADC on"),

@@ -8,9 +8,12 @@
 ///               = MCLK / (INPUT_FREQ_DIV2 ? 2 : 1) x (INT_DIVISOR + FRAC_DIVISOR / 2048)
 ///
 /// MCLK must lie in 8...27 MHz; above 17 MHz the PLL takes MCLK / 2. The PLL's fraction has only 11
-/// bits, so it is exact only for master clocks that divide 2048 x its output (12.288 MHz makes 96 kHz,
-/// but not 44.1 kHz: 14.7 x 2048 is not whole, the nearest setting is 20 ppm off); this plan refuses what
-/// it cannot make exactly. The datasheet also requires the codec to drive BCLK/LRCLK (I2S provider) when
+/// bits, so it is exact only for master clocks that divide 2048 x its output. 12.288 MHz makes 96 kHz
+/// exactly, but 44.1 kHz needs 14.7 x 2048 = 30105.6: the fraction is truncated as the kernel does
+/// (sound/soc/codecs/sgtl5000.c `sgtl5000_set_clock`: FRAC_DIVISOR = (out mod in) x 2048 / in) to 1433,
+/// and the PLL runs at 180.630 MHz, 19.9 ppm slow. That is inside the ±50 ppm budget of a common audio
+/// crystal oscillator, so the plan accepts errors up to `pllTolerancePPM` and says the figure; the codec
+/// drives LRCLK, so nothing else in the system runs at the nominal rate to drift against. The datasheet also requires the codec to drive BCLK/LRCLK (I2S provider) when
 /// the PLL runs, so a consumer-role codec (the Fe-Pi under a Raspberry Pi) gets direct ratios only.
 /// Direct division is preferred whenever it works: it costs no PLL power.
 public struct SGTL5000ClockPlan: Hashable, Sendable, CustomStringConvertible {
@@ -29,9 +32,28 @@ public struct SGTL5000ClockPlan: Hashable, Sendable, CustomStringConvertible {
         public var halvedInput: Bool
         public var integer: Int
         public var fraction: Int
-        /// The output frequency the setting makes (exactly, or the plan would not exist).
+        /// The nominal output frequency the setting aims at (180.6336 or 196.608 MHz).
         public var output: Int
+        /// How far the real output is from `output`, in parts per million (0 when exact, negative when slow).
+        public var errorPPM: Double
+
+        public init(halvedInput: Bool, integer: Int, fraction: Int, output: Int, errorPPM: Double = 0) {
+            self.halvedInput = halvedInput
+            self.integer = integer
+            self.fraction = fraction
+            self.output = output
+            self.errorPPM = errorPPM
+        }
+
+        /// ` (-19.9 ppm)` when the setting is not exact, else empty.
+        public var errorText: String {
+            errorPPM == 0 ? "" : " (\(errorPPM < 0 ? "" : "+")\(Double(Int((errorPPM * 10).rounded())) / 10) ppm)"
+        }
     }
+
+    /// The largest PLL error accepted, in ppm: a common audio crystal oscillator's tolerance (±50 ppm), so
+    /// the fraction's rounding costs no more than the crystal itself may.
+    public static let pllTolerancePPM = 50.0
 
     /// The sample rates the appliance may ask for.
     public static let standardRates = [8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 96_000]
@@ -82,17 +104,21 @@ public struct SGTL5000ClockPlan: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// The PLL setting for SYS_FS `systemRate`, or nil when the 11-bit fraction cannot hit the output exactly.
+    /// The PLL setting for SYS_FS `systemRate`: the kernel's divisors (sound/soc/codecs/sgtl5000.c
+    /// `sgtl5000_set_clock`: INT = out / in, FRAC = (out mod in) x 2048 / in, truncated), or nil when the
+    /// output they make is more than `pllTolerancePPM` off or INT does not fit its 5 bits.
     static func pllSetting(mclk: Int, systemRate: Int) -> PLL? {
         let output = systemRate == 44_100 ? 180_633_600 : 196_608_000
         let halved = mclk > pllInputLimit
-        // ratio x 2048 = output x 2048 / input, with input = mclk / (halved ? 2 : 1).
-        let numerator = Int64(output) * 2048 * (halved ? 2 : 1)
-        guard numerator % Int64(mclk) == 0 else { return nil }
-        let scaled = Int(numerator / Int64(mclk))
-        let integer = scaled / 2048
+        let input = Int64(mclk / (halved ? 2 : 1))
+        let integer = Int(Int64(output) / input)
+        let fraction = Int(Int64(output) % input * 2048 / input)
         guard integer < 32 else { return nil }
-        return PLL(halvedInput: halved, integer: integer, fraction: scaled % 2048, output: output)
+        // achieved = input x (integer x 2048 + fraction) / 2048
+        let achievedTimes2048 = input * Int64(integer * 2048 + fraction)
+        let errorPPM = Double(achievedTimes2048 - Int64(output) * 2048) / Double(Int64(output) * 2048) * 1e6
+        guard abs(errorPPM) <= pllTolerancePPM else { return nil }
+        return PLL(halvedInput: halved, integer: integer, fraction: fraction, output: output, errorPPM: errorPPM)
     }
 
     /// CHIP_CLK_CTRL: RATE_MODE, SYS_FS, MCLK_FREQ (3 = PLL).
@@ -113,7 +139,7 @@ public struct SGTL5000ClockPlan: Hashable, Sendable, CustomStringConvertible {
         if rateDivider != 1 { text += " / \(rateDivider)" }
         if let pll {
             text += ", PLL\(pll.halvedInput ? " (MCLK/2)" : "") \(pll.integer) + \(pll.fraction)/2048 = "
-                + CodecError.megahertz(pll.output)
+                + CodecError.megahertz(pll.output) + pll.errorText
         } else if let mclkRatio {
             text += ", MCLK = \(mclkRatio) Fs"
         }

@@ -10,13 +10,17 @@
 public final class SGTL5000Model: Sendable {
     public let bus: SimulatedRegisterBus
     public let mclk: Int
+    /// The frame the Pi's I2S runs (the board's `i2s:`), which CHIP_I2S_CTRL SCLKFREQ must match.
+    public let frame: I2SFrame
 
     /// An SGTL5000 on `bus` at `address` (0x0a with CTRL_ADR0_CS low, the Fe-Pi's; 0x2a high), clocked
-    /// from `mclk` Hz. `chipID` lets a test plant another part.
-    public init(bus: Int = 1, address: I2CAddress, mclk: Int, chipID: RegisterValue = SGTL5000Register.productionChipID) {
+    /// from `mclk` Hz, on an I2S link framed as `frame`. `chipID` lets a test plant another part.
+    public init(bus: Int = 1, address: I2CAddress, mclk: Int, frame: I2SFrame = .standard,
+                chipID: RegisterValue = SGTL5000Register.productionChipID) {
         self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg16Value16, registerMap: SGTL5000Register.map,
                                         behavior: SGTL5000ChipBehavior(mclk: mclk))
         self.mclk = mclk
+        self.frame = frame
         self.bus.setRegister(SGTL5000Register.chipID, chipID)
     }
 
@@ -80,6 +84,7 @@ public final class SGTL5000Model: Sendable {
             pllLocked: value(SGTL5000Register.analogStatus) & SGTL5000Bits.pllLocked != 0,
             sysclkFromPLL: value(SGTL5000Register.clockControl) & SGTL5000Bits.mclkFrequency == 3,
             sampleRate: sampleRate,
+            frameProblem: frameProblem,
             wordLength: [32, 24, 20, 16][Int(interface & SGTL5000Bits.dataLength) >> 4],
             isI2S: interface & (SGTL5000Bits.i2sMode | SGTL5000Bits.lrAlign) == 0,
             isClockProvider: interface & SGTL5000Bits.clockProvider != 0,
@@ -99,10 +104,22 @@ public final class SGTL5000Model: Sendable {
             adcPowered: adcPowered,
             inputSource: fromLine ? .line : .microphone,
             inputGainDB: control & SGTL5000Bits.adcMute != 0 ? nil : (fromLine ? input.adcDB : input.totalDB),
-            micBias: mic & SGTL5000Bits.micBiasResistor != 0 && biased,
+            micBias: mic & SGTL5000Bits.micBiasResistor != 0 && biased
+                ? SGTL5000MicBias(millivolts: 1_250 + 250 * Int((mic & SGTL5000Bits.micBiasVoltage) >> 4),
+                                  kilohms: [0, 2, 4, 8][Int((mic & SGTL5000Bits.micBiasResistor) >> 8)]) : nil,
             eq: eq,
             mainChannelDB: SGTL5000Equalizer.mainChannelDB(code: value(SGTL5000Register.dapMainChannel)),
             shortDetectEnabled: value(SGTL5000Register.shortControl) & 0x000F != 0)
+    }
+
+    /// A SCLKFREQ other than the frame the Pi runs (datasheet CHIP_I2S_CTRL SCLKFREQ: 64 or 32 Fs, which in
+    /// slave mode "must be set appropriately to match SCLK input rate"); nil when they match or there is no rate.
+    public var frameProblem: String? {
+        guard let rate = sampleRate else { return nil }
+        let bits = value(SGTL5000Register.i2sControl) & SGTL5000Bits.sclk32fs != 0 ? 32 : 64
+        let expected = frame.bitsPerFrame(rate: Int(rate.rounded()))
+        return bits == expected ? nil
+            : "frame mismatch: SCLKFREQ says \(bits) Fs, the Pi runs \(expected.map(String.init) ?? "no whole frame")"
     }
 
     /// The sample rate CHIP_CLK_CTRL makes from `mclk` (through the PLL when MCLK_FREQ says so), nil when
@@ -201,6 +218,8 @@ public struct SGTL5000State: Hashable, Sendable {
     public var pllLocked: Bool
     public var sysclkFromPLL: Bool
     public var sampleRate: Double?
+    /// Why the I2S port's frame is not the Pi's (nil when they match).
+    public var frameProblem: String?
     public var wordLength: Int
     public var isI2S: Bool
     public var isClockProvider: Bool
@@ -219,7 +238,8 @@ public struct SGTL5000State: Hashable, Sendable {
     public var inputSource: CodecInput
     /// Preamp plus ADC volume on the left channel (ADC volume only for line in), nil when muted.
     public var inputGainDB: Double?
-    public var micBias: Bool
+    /// The bias CHIP_MIC_CTRL makes, nil when off (BIAS_RESISTOR 0) or the references are down.
+    public var micBias: SGTL5000MicBias?
     public var eq: EQ
     public var mainChannelDB: Double
     public var shortDetectEnabled: Bool
@@ -246,7 +266,7 @@ extension SGTL5000State: CustomStringConvertible {
     /// One line per block, in words: `headphones: powered at -20.0 dB`.
     public var description: String {
         func gain(_ value: Double?) -> String { value.map { "\($0) dB" } ?? "muted" }
-        let rate = sampleRate.map { "\(Int($0.rounded())) Hz" } ?? "no clock"
+        let rate = frameProblem ?? sampleRate.map { "\(Int($0.rounded())) Hz" } ?? "no clock"
         let pll = pllPowered ? (pllLocked ? ", PLL locked" : ", PLL unlocked") : ""
         let headphones: String
         if !headphonesPowered {
@@ -276,7 +296,7 @@ extension SGTL5000State: CustomStringConvertible {
             dacPowered ? "DAC: powered at \(gain(dacGain.dB))\(dacMuted ? ", muted" : "")" : "DAC: off",
             headphones,
             lineOut,
-            adcPowered ? "input: \(inputSource), \(gain(inputGainDB)), mic bias \(micBias ? "on" : "off")" : "input: off",
+            adcPowered ? "input: \(inputSource), \(gain(inputGainDB)), mic bias \(micBias.map { "\($0)" } ?? "off")" : "input: off",
             eqText,
         ].joined(separator: "\n")
     }

@@ -11,8 +11,11 @@ public final class WM8731: RecipeDrivenCodec {
     public let name = "WM8731"
     public let registers: RegisterCache
     public let clock: any MonotonicClock
-    /// The master clock on the board (MCLK pin), in Hz.
+    /// The master clock on the board (MCLK pin, or the crystal on XTI/XTO), in Hz.
     public let mclk: Int
+    /// Whether `mclk` is a bare crystal on XTI/XTO (Audio Injector: 12 MHz) rather than a clock driven into
+    /// MCLK: the on-chip oscillator (R6 OSCPD) must then stay powered, or there is no clock at all.
+    public let crystal: Bool
     /// The board's volume ceiling in dB (hearing and amplifier safety), at most +6.
     public let maximumVolumeDB: Double
 
@@ -28,10 +31,12 @@ public final class WM8731: RecipeDrivenCodec {
     /// the interface stops or the outputs switch off (not a datasheet figure).
     public static let softMuteDelay: Duration = .milliseconds(20)
 
-    public init(bus: any RegisterBus, clock: any MonotonicClock, mclk: Int, maximumVolumeDB: Double = 6) {
+    public init(bus: any RegisterBus, clock: any MonotonicClock, mclk: Int, crystal: Bool = false,
+                maximumVolumeDB: Double = 6) {
         registers = RegisterCache(bus: bus, map: WM8731Register.map)
         self.clock = clock
         self.mclk = mclk
+        self.crystal = crystal
         self.maximumVolumeDB = Swift.min(maximumVolumeDB, WM8731VolumeSplit.headphoneStage.maximumDB)
         headphones = WM8731VolumeSplit.split(WM8731VolumeSplit.minimumDB - 1, output: .headphones)
     }
@@ -41,7 +46,7 @@ public final class WM8731: RecipeDrivenCodec {
             outputs: [.headphones], inputs: [.microphone, .line],
             outputStages: [.headphones: [WM8731VolumeSplit.headphoneStage]],
             inputStages: [WM8731VolumeSplit.lineInputStage, WM8731VolumeSplit.micStage],
-            sampleRates: WM8731ClockPlan.supportedRates(mclk: mclk), wordLengths: [16, 20, 24, 32],
+            sampleRates: WM8731ClockPlan.supportedRates(mclk: mclk, role: crystal ? .provider : .consumer), wordLengths: [16, 20, 24, 32],
             hardwareEQ: .none, jackDetect: .none, micBias: true)
     }
 
@@ -59,7 +64,7 @@ public final class WM8731: RecipeDrivenCodec {
     }
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let plan = try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
+        let plan = try clockPlan(for: format)
         try run(configureRecipe(format, plan: plan))
         self.format = format
         clockPlan = plan
@@ -133,7 +138,23 @@ public final class WM8731: RecipeDrivenCodec {
     /// Word length, framing and the sampling-control row. The datasheet allows R7/R8 changes only while
     /// the interface is inactive, so a live codec is soft-muted and deactivated around them.
     public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configureRecipe(format, plan: try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate))
+        try configureRecipe(format, plan: try clockPlan(for: format))
+    }
+
+    /// The rate's row, checked against the board's I2S frame: as provider in USB mode the WM8731 makes BCLK
+    /// at 12 MHz, so the Pi must frame `divisor` bit clocks (the machine driver's bclk_ratio), and bcm2835-i2s
+    /// can frame at most 1024 (8 kHz would need 1500).
+    private func clockPlan(for format: CodecStreamFormat) throws(CodecError) -> WM8731ClockPlan {
+        let plan = try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
+        if let problem = format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: problem)
+        }
+        if format.role == .provider, let bits = plan.providerBitsPerFrame,
+           bits != format.frame.bitsPerFrame(rate: format.sampleRate) {
+            throw .frameMismatch(codec: name, frame: format.frame, reason: "in USB mode its BCLK is the "
+                + "\(CodecError.megahertz(plan.mclk)) clock, \(bits) bit clocks a frame at \(format.sampleRate) Hz")
+        }
+        return plan
     }
 
     /// The recipe for `format` with its clock plan already made.
@@ -181,8 +202,11 @@ public final class WM8731: RecipeDrivenCodec {
             .update(WM8731Register.digitalPath, mask: WM8731Bits.dacMute, value: WM8731Bits.dacMute,
                     reason: "DAC soft-muted while the analog side powers up"),
             .update(WM8731Register.powerDown, mask: WM8731Bits.powerOff | WM8731Bits.clockOutDown | WM8731Bits.oscillatorDown,
-                    value: WM8731Bits.clockOutDown | WM8731Bits.oscillatorDown,
-                    reason: "chip on: references and VMID first; crystal oscillator and CLKOUT off (MCLK comes from the SoC); converters and outputs still down"),
+                    value: WM8731Bits.clockOutDown | (crystal ? 0 : WM8731Bits.oscillatorDown),
+                    reason: "chip on: references and VMID first; CLKOUT off; "
+                        + (crystal ? "crystal oscillator on (the crystal on XTI/XTO is the only clock)"
+                                   : "crystal oscillator off (MCLK is driven in)")
+                        + "; converters and outputs still down"),
             .update(WM8731Register.analogPath,
                     mask: WM8731Bits.dacSelect | WM8731Bits.bypass | WM8731Bits.sidetone,
                     value: WM8731Bits.dacSelect,

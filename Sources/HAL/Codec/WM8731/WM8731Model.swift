@@ -7,12 +7,19 @@
 public final class WM8731Model: Sendable {
     public let bus: SimulatedRegisterBus
     public let mclk: Int
+    /// Whether `mclk` is a crystal on XTI/XTO, which oscillates only while R6 OSCPD is clear.
+    public let crystal: Bool
+    /// The frame the Pi's I2S expects (the board's `i2s:`).
+    public let frame: I2SFrame
 
-    /// A WM8731 on `bus` at `address` (0x1a with CSB low, 0x1b with it high), clocked from `mclk` Hz.
-    public init(bus: Int = 1, address: I2CAddress, mclk: Int) {
+    /// A WM8731 on `bus` at `address` (0x1a with CSB low, 0x1b with it high), clocked from `mclk` Hz, a
+    /// crystal's or a clock driven into MCLK, on an I2S link framed as `frame`.
+    public init(bus: Int = 1, address: I2CAddress, mclk: Int, crystal: Bool = false, frame: I2SFrame = .standard) {
         self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8731Register.map,
                                         behavior: SoftResetRegister(WM8731Register.reset))
         self.mclk = mclk
+        self.crystal = crystal
+        self.frame = frame
     }
 
     private func value(_ register: RegisterAddress) -> RegisterValue { bus.registerValue(register) ?? 0 }
@@ -40,6 +47,7 @@ public final class WM8731Model: Sendable {
                 right: WM8731VolumeSplit.headphoneDB(code: right & WM8731Bits.headphoneVolume),
                 zeroCross: left & right & WM8731Bits.headphoneZeroCross != 0),
             sampleRate: sampleRate,
+            clockProblem: clockProblem,
             wordLength: [16, 20, 24, 32][Int(interface & WM8731Bits.wordLength) >> 2],
             isI2S: interface & WM8731Bits.format == 0b10,
             isClockProvider: interface & WM8731Bits.clockProvider != 0,
@@ -50,15 +58,41 @@ public final class WM8731Model: Sendable {
                     ? .line(dB: WM8731VolumeSplit.lineInputDB(code: leftLine)) : nil))
     }
 
-    /// The sample rate R8 makes from `mclk` (nil when the row is not in the datasheet's table for this clock).
-    public var sampleRate: Double? {
+    /// Why the chip has no usable clock: the crystal's oscillator powered down (datasheet R6 "Power Down
+    /// Control", OSCPD bit 5: 1 = oscillator powered down; the kernel's wm8731.c powers this "OSC" supply for
+    /// the DAC and ADC only with a crystal, `wm8731_check_osc`), or, as provider in USB mode where BCLK is the 12 MHz
+    /// clock itself, a frame that is not the one the Pi expects. Nil when the clock runs and fits.
+    public var clockProblem: String? {
+        if crystal && value(WM8731Register.powerDown) & WM8731Bits.oscillatorDown != 0 {
+            return "no clock: OSCPD powers the crystal oscillator down"
+        }
+        guard let row = row, value(WM8731Register.interfaceFormat) & WM8731Bits.clockProvider != 0, row.usbMode else {
+            return nil
+        }
+        let rate = Int(row.rate.rounded())
+        let expected = frame.bitsPerFrame(rate: rate)
+        if row.divisor != expected {
+            return "frame mismatch: USB mode clocks \(row.divisor) bits a frame, the Pi expects "
+                + (expected.map { "\($0)" } ?? "none at \(rate) Hz")
+        }
+        return nil
+    }
+
+    /// The datasheet row R8 selects for `mclk`, nil when it is not in the table for this clock.
+    private var row: WM8731ClockPlan.Setting? {
         let sampling = value(WM8731Register.sampling)
         let core = sampling & WM8731Bits.clockInDivide2 != 0 ? mclk / 2 : mclk
-        let row = WM8731ClockPlan.table.first {
+        return WM8731ClockPlan.table.first {
             $0.coreClock == core && $0.usbMode == (sampling & WM8731Bits.usbMode != 0)
                 && $0.bosr == (sampling & WM8731Bits.baseOversampling != 0)
                 && $0.sr == (sampling & WM8731Bits.sampleRate) >> 2
         }
+    }
+
+    /// The sample rate R8 makes from `mclk`: nil when the row is not in the datasheet's table for this clock,
+    /// or the chip has no usable clock (see `clockProblem`).
+    public var sampleRate: Double? {
+        guard clockProblem == nil else { return nil }
         return row?.rate
     }
 }
@@ -93,6 +127,8 @@ public struct WM8731State: Hashable, Sendable {
     public var outputsPowered: Bool
     public var headphoneGain: Stereo
     public var sampleRate: Double?
+    /// Why there is no clock (oscillator off, frame mismatch), nil when it runs.
+    public var clockProblem: String?
     public var wordLength: Int
     public var isI2S: Bool
     public var isClockProvider: Bool
@@ -111,7 +147,7 @@ public struct WM8731State: Hashable, Sendable {
 extension WM8731State: CustomStringConvertible {
     /// One line per block, in words: `headphones: powered at -20.0 dB`.
     public var description: String {
-        let rate = sampleRate.map { "\(Int($0.rounded())) Hz" } ?? "no clock"
+        let rate = sampleRate.map { "\(Int($0.rounded())) Hz" } ?? clockProblem ?? "no clock"
         let headphones: String
         if !outputsPowered {
             headphones = "headphones: off"

@@ -24,6 +24,9 @@ public final class WM8960: RecipeDrivenCodec {
     /// Linux driver's 100 ms and 600 ms).
     public static let vmidChargeDelay: Duration = .milliseconds(100)
     public static let vmidDischargeDelay: Duration = .milliseconds(600)
+    /// Time the PLL gets to lock before SYSCLK switches to it. The datasheet gives no lock time; the kernel's
+    /// sound/soc/codecs/wm8960.c `wm8960_set_pll` powers the PLL, sleeps 250 ms, then sets CLKSEL.
+    public static let pllLockDelay: Duration = .milliseconds(250)
 
     public init(bus: any RegisterBus, clock: any MonotonicClock, mclk: Int, maximumVolumeDB: Double = 6) {
         registers = RegisterCache(bus: bus, map: WM8960Register.map)
@@ -163,6 +166,7 @@ public final class WM8960: RecipeDrivenCodec {
                 .update(WM8960Register.pllK3, mask: 0xFF, value: RegisterValue(pll.k & 0xFF), reason: "PLL K[7:0]"),
                 .update(WM8960Register.power2, mask: WM8960Bits.pllEnable, value: WM8960Bits.pllEnable,
                         reason: "PLL on: f2 = \(CodecError.megahertz(plan.sysclk * 8))"),
+                .delay(Self.pllLockDelay, reason: "PLL lock before SYSCLK switches to it (kernel wm8960_set_pll: 250 ms)"),
                 .update(WM8960Register.clocking1, mask: 0x1FF, value: dividers | 0b100 | WM8960Bits.sysclkFromPLL,
                         reason: "SYSCLK = PLL/4/2 = \(CodecError.megahertz(plan.sysclk)); ADC/DAC divider for \(format.sampleRate) Hz"),
             ]
@@ -186,8 +190,16 @@ public final class WM8960: RecipeDrivenCodec {
                              value: (provider ? WM8960Bits.clockProvider : 0) | wordCode << 2 | formatCode,
                              reason: "\(format.wordLength)-bit \(format.format.rawValue), codec \(format.role.rawValue) of BCLK/LRCLK"))
         if provider {
-            steps.append(.update(WM8960Register.clocking2, mask: WM8960Bits.bclkDivider, value: plan.bclkDividerCode,
-                                 reason: "BCLK = 64 fs"))
+            // The codec makes BCLK, so it must make the frame the Pi's I2S expects (the board's i2s:).
+            guard format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) == nil,
+                  let bits = format.frame.bitsPerFrame(rate: format.sampleRate),
+                  let code = plan.bclkDividerCode(bitsPerFrame: bits) else {
+                throw .frameMismatch(codec: name, frame: format.frame, reason: format.frame.problem(
+                    rate: format.sampleRate, wordLength: format.wordLength) ?? "no BCLKDIV makes that frame from "
+                    + "SYSCLK \(CodecError.megahertz(plan.sysclk)) at \(format.sampleRate) Hz")
+            }
+            steps.append(.update(WM8960Register.clocking2, mask: WM8960Bits.bclkDivider, value: code,
+                                 reason: "BCLK = \(bits) fs: SYSCLK / BCLKDIV"))
         }
         if powerState == .on {
             steps.append(.update(WM8960Register.dacControl1, mask: WM8960Bits.dacMute, value: 0,

@@ -97,11 +97,19 @@ public struct WM8960ClockPlan: Hashable, Sendable, CustomStringConvertible {
     /// The SYSCLK the plan produces (nominal).
     public var sysclk: Int { 256 * sampleRate * rateDividerHalves / 2 }
 
-    /// BCLK divider code (R8) for 64 BCLKs a frame when the codec provides the clocks: SYSCLK / (4 x DACDIV).
-    public var bclkDividerCode: RegisterValue {
-        // BCLKDIV codes by divider in halves: 2:0, 3:1, 4:2, 6:3, 8:4, 11:5, 12:6, 16:7, 22:8, 24:9, 32:10, 44:11, 48:12, 64:13
-        let codes: [Int: RegisterValue] = [8: 4, 12: 6, 16: 7, 24: 9, 32: 10, 44: 11, 48: 12]
-        return codes[4 * rateDividerHalves] ?? 4
+    /// BCLKDIV dividers in halves by R8 code (datasheet R8 BCLKDIV; kernel sound/soc/codecs/wm8960.c
+    /// `bclk_divs`, in tenths: 10, 15, 20, 30, 40, 55, 60, 80, 110, 120, 160, 220, 240, 320).
+    static let bclkDividers: [(halves: Int, code: RegisterValue)] =
+        [(2, 0), (3, 1), (4, 2), (6, 3), (8, 4), (11, 5), (12, 6), (16, 7), (22, 8), (24, 9), (32, 10), (44, 11),
+         (48, 12), (64, 13)]
+
+    /// The BCLKDIV code (R8) that makes `bitsPerFrame` bit clocks a frame when the codec provides the clocks:
+    /// BCLK = SYSCLK / BCLKDIV with SYSCLK = 256 fs x DACDIV, so BCLKDIV = 256 x DACDIV / bitsPerFrame. Nil
+    /// when no divider makes that frame exactly.
+    public func bclkDividerCode(bitsPerFrame: Int) -> RegisterValue? {
+        guard bitsPerFrame > 0, (256 * rateDividerHalves) % bitsPerFrame == 0 else { return nil }
+        let halves = 256 * rateDividerHalves / bitsPerFrame
+        return Self.bclkDividers.first { $0.halves == halves }?.code
     }
 
     public var description: String {

@@ -7,12 +7,27 @@
 public final class WM8960Model: Sendable {
     public let bus: SimulatedRegisterBus
     public let mclk: Int
+    /// The frame the Pi's I2S expects (the board's `i2s:`), which a providing codec's BCLK must make.
+    public let frame: I2SFrame
 
-    /// A WM8960 on `bus` at `address` (0x1a, its only address on the HATs), clocked from `mclk` Hz.
-    public init(bus: Int = 1, address: I2CAddress, mclk: Int) {
+    /// R15 soft reset and the PLL's lock time (see `WM8960ChipBehavior`).
+    private let chip: WM8960ChipBehavior
+
+    /// A WM8960 on `bus` at `address` (0x1a, its only address on the HATs), clocked from `mclk` Hz, on an I2S
+    /// link framed as `frame`. With `clock` (the driver's), a switch of SYSCLK to the PLL before it had time to
+    /// lock counts as no clock.
+    public init(bus: Int = 1, address: I2CAddress, mclk: Int, frame: I2SFrame = .standard,
+                clock: (any MonotonicClock)? = nil) {
+        chip = WM8960ChipBehavior(clock: clock)
         self.bus = SimulatedRegisterBus(bus: bus, address: address, layout: .reg7Value9, registerMap: WM8960Register.map,
-                                        behavior: SoftResetRegister(WM8960Register.reset))
+                                        behavior: chip)
         self.mclk = mclk
+        self.frame = frame
+    }
+
+    /// SYSCLK switched to the PLL before its lock time passed (needs the clock given at init).
+    public var sysclkFromUnlockedPLL: Bool {
+        chip.pll.sysclkFromUnlockedPLL && value(WM8960Register.clocking1) & WM8960Bits.sysclkFromPLL != 0
     }
 
     private func value(_ register: RegisterAddress) -> RegisterValue { bus.registerValue(register) ?? 0 }
@@ -58,6 +73,7 @@ public final class WM8960Model: Sendable {
             pllEnabled: power2 & WM8960Bits.pllEnable != 0,
             sysclkFromPLL: value(WM8960Register.clocking1) & WM8960Bits.sysclkFromPLL != 0,
             sampleRate: sampleRate,
+            frameProblem: frameProblem,
             wordLength: [16, 20, 24, 32][Int(interface & WM8960Bits.wordLength) >> 2],
             isI2S: interface & WM8960Bits.interfaceFormat == 0b10,
             isClockProvider: interface & WM8960Bits.clockProvider != 0,
@@ -66,8 +82,27 @@ public final class WM8960Model: Sendable {
             micBias: power1 & WM8960Bits.micBias != 0 && biased)
     }
 
+    /// As clock provider, a frame other than the one the Pi expects: BCLK = SYSCLK / BCLKDIV (datasheet R8
+    /// BCLKDIV; kernel wm8960.c `bclk_divs`), so a frame is 256 x DACDIV / BCLKDIV bit clocks. Nil when the
+    /// codec is a consumer or the frames match.
+    public var frameProblem: String? {
+        guard value(WM8960Register.audioInterface1) & WM8960Bits.clockProvider != 0,
+              let rate = sampleRate else { return nil }
+        let halvesByCode = [2, 3, 4, 6, 8, 11, 12]
+        let dacCode = Int(value(WM8960Register.clocking1) & WM8960Bits.dacDivider) >> 3
+        let bclkCode = Int(value(WM8960Register.clocking2) & WM8960Bits.bclkDivider)
+        let bclkHalves = WM8960ClockPlan.bclkDividers.first { $0.code == RegisterValue(bclkCode) }?.halves ?? 64
+        let bits = 256.0 * Double(halvesByCode[dacCode]) / Double(bclkHalves)
+        let expected = frame.bitsPerFrame(rate: Int(rate.rounded()))
+        guard let expected, bits == Double(expected) else {
+            let made = bits == bits.rounded() ? "\(Int(bits))" : "\(bits)"
+            return "frame mismatch: BCLK makes \(made) bits a frame, the Pi expects \(expected.map(String.init) ?? "none")"
+        }
+        return nil
+    }
+
     /// The DAC sample rate the clock registers make from `mclk`, in Hz (nil when SYSCLK runs from a PLL
-    /// that is off, or the divider codes are reserved).
+    /// that is off or was switched to before it locked, or the divider codes are reserved).
     public var sampleRate: Double? {
         let clocking = value(WM8960Register.clocking1)
         let halvesByCode = [2, 3, 4, 6, 8, 11, 12]
@@ -76,7 +111,7 @@ public final class WM8960Model: Sendable {
         let sysclkDivider = clocking & WM8960Bits.sysclkDivider == 0b100 ? 2.0 : 1.0
         var source = Double(mclk)
         if clocking & WM8960Bits.sysclkFromPLL != 0 {
-            guard value(WM8960Register.power2) & WM8960Bits.pllEnable != 0 else { return nil }
+            guard value(WM8960Register.power2) & WM8960Bits.pllEnable != 0, !sysclkFromUnlockedPLL else { return nil }
             let pll1 = value(WM8960Register.pll1)
             let k = Int(value(WM8960Register.pllK1)) << 16 | Int(value(WM8960Register.pllK2)) << 8
                 | Int(value(WM8960Register.pllK3))
@@ -113,6 +148,8 @@ public struct WM8960State: Hashable, Sendable {
     public var pllEnabled: Bool
     public var sysclkFromPLL: Bool
     public var sampleRate: Double?
+    /// As clock provider, why its frame is not the Pi's (nil when they match, or the Pi provides).
+    public var frameProblem: String?
     public var wordLength: Int
     public var isI2S: Bool
     public var isClockProvider: Bool
@@ -145,7 +182,7 @@ extension WM8960State: CustomStringConvertible {
         case .lowPower: "2x250k"
         case .fastStart: "2x5k"
         }
-        let rate = sampleRate.map { "\(Int($0.rounded())) Hz" } ?? "no clock"
+        let rate = frameProblem ?? sampleRate.map { "\(Int($0.rounded())) Hz" } ?? "no clock"
         return [
             "references: VMID \(vmidText), VREF \(vref ? "on" : "off")",
             "clock: \(sysclkFromPLL ? "PLL" : "MCLK")\(pllEnabled ? ", PLL on" : ""), \(rate), \(wordLength)-bit "

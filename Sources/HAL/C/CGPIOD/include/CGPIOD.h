@@ -35,6 +35,9 @@ enum appliance_gpio_edges {
 /// One edge event: kernel timestamp in ns on CLOCK_MONOTONIC (v2 asks for it; v1 reports it since Linux 5.7).
 typedef struct appliance_gpio_edge_event {
     uint64_t timestamp_ns;
+    /// The line's event sequence number (v2: gpiod_edge_event_get_line_seqno, the kernel's
+    /// gpio_v2_line_event.line_seqno, 1 for the first edge). 0 with v1, whose uAPI has none.
+    uint64_t line_seqno;
     unsigned int offset;
     bool rising;                  // a logical rising edge: the line became active
 } appliance_gpio_edge_event;

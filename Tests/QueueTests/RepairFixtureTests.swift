@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Queue
+
+/// Inputs fuzzing found (libFuzzer with ASan over repair), kept as crafted fixtures in Tests/QueueTests/Fixtures.
+/// Each was built by hand from its format's specification; the expected audio is the bytes the fixture holds.
+struct RepairFixtureTests {
+    static let fixtures = SourceTree.root() + "/Tests/QueueTests/Fixtures/"
+
+    /// A copy of the fixture to repair (the fixture itself stays as it is).
+    static func copy(_ name: String, into directory: TemporaryDirectory) throws -> String {
+        let path = directory.file(name)
+        try FileManager.default.copyItem(atPath: fixtures + name, toPath: path)
+        return path
+    }
+
+    /// caff v1, desc (lpcm 8 kHz mono 16-bit little-endian), data of 4 frames, then a `free` chunk whose 64-bit
+    /// size is Int64.max (Core Audio Format Specification: chunk header = type + SInt64 size). Repair computed
+    /// offset + 12 + size and trapped on the overflow; the chunk cannot fit in the file, so it is cut off.
+    @Test func aCAFChunkAfterTheAudioClaimingInt64MaxBytesIsCutOff() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("caf-trailing-chunk-size-near-int64-max.caf", into: directory)
+        let report = try AudioFile.repair(path: path)
+        // 8 (file header) + 44 (desc) + 12 + 4 + 8 (data) = 76 bytes keep; the 16-byte chunk goes.
+        #expect(report.frameCount == 4)
+        #expect(report.droppedBytes == 16)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == 76)
+        let file = try AudioFile.open(path: path)
+        // The samples the fixture holds: 1000, -1000, 32767, -32768 as 16-bit, i.e. raw << 9 in 8.24 (1.0 = 2^24).
+        #expect(try readAll(file).raws == [1000 << 9, -1000 << 9, 32767 << 9, -32768 << 9])
+    }
+
+    /// RF64 (EBU Tech 3306) cut between writing `RF64` and turning the `JUNK` placeholder into `ds64`: 32-bit sizes
+    /// for 4 committed frames, 2 more frames and 1 byte after them. Repair wrote the 64-bit sizes into the JUNK
+    /// chunk without renaming it, and the repaired file no longer opened ("RF64 data size is in a ds64 chunk").
+    @Test func repairingAnRF64FileWithJUNKAndNoDS64TurnsTheJUNKIntoDS64() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("rf64-junk-without-ds64.wav", into: directory)
+        let report = try AudioFile.repair(path: path)
+        #expect(report.frameCount == 6)
+        #expect(report.droppedBytes == 1)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count == 92)
+        // EBU Tech 3306 §2: the placeholder becomes ds64 { riffSize 84, dataSize 12, sampleCount 6, table 0 },
+        // and the 32-bit RIFF and data sizes say 0xFFFFFFFF ("look in ds64").
+        #expect(String(decoding: bytes[0..<4], as: UTF8.self) == "RF64")
+        #expect(bytes[4..<8].elementsEqual([0xFF, 0xFF, 0xFF, 0xFF]))
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "ds64")
+        #expect(bytes[16..<20].elementsEqual([28, 0, 0, 0]))
+        #expect(bytes[20..<48].elementsEqual([84, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))
+        #expect(bytes[76..<80].elementsEqual([0xFF, 0xFF, 0xFF, 0xFF]))
+        let expected: [Int32] = [1000, -1000, 32767, -32768, 12345, -12345]
+        #expect(try readAll(try AudioFile.open(path: path)).raws == expected.map { $0 << 9 })
+        // ffmpeg reads the repaired file too (its RF64 reader takes the sizes from ds64).
+        if toolAvailable("ffmpeg") { #expect(try ffmpegSamples(path) == expected.map { $0 << 16 }) }
+    }
+}
