@@ -8,6 +8,9 @@ public protocol AudioCodec: AnyObject {
     /// The chip's name ("WM8960").
     var name: String { get }
     var capabilities: CodecCapabilities { get }
+    /// The driver's copy of the chip's registers; `registers.bus` is the bus the driver talks through (a
+    /// paged chip's page-select wrapper), which a dump reads through too.
+    var registers: RegisterCache { get }
 
     /// Soft-resets the chip and identifies it (by its ID register where it has one). Afterwards every
     /// register holds its reset value: outputs off and muted.

@@ -22,7 +22,6 @@ enum CodecPowerOperation {
 /// A driver whose power operations are recipes: the rules for moving between states live here once, the
 /// drivers supply only their recipes.
 protocol RecipeDrivenCodec: AudioCodec {
-    var registers: RegisterCache { get }
     var clock: any MonotonicClock { get }
     var format: CodecStreamFormat? { get }
     var powerState: CodecPowerState { get set }
