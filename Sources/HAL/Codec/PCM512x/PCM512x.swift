@@ -21,8 +21,8 @@ public final class PCM512x: RecipeDrivenCodec {
 
     public internal(set) var powerState: CodecPowerState = .off
     public var transcript: CodecTranscript?
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: PCM512xClockPlan?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: PCM512xClockPlan?
     private var line: VolumeSetting
 
     public static let wordLengths = [16, 20, 24, 32]
@@ -69,10 +69,7 @@ public final class PCM512x: RecipeDrivenCodec {
                                     + "HAT is seated and powered, and `i2cdetect -y \(target.bus)`")
         }
         pagedBus.chipDidReset()
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        forgetChipState()
         var found: [String] = []
         for check in PCM512xRegister.identityChecks {
             let value: RegisterValue
@@ -101,18 +98,6 @@ public final class PCM512x: RecipeDrivenCodec {
                              evidence: "no ID register; after reset page 0 " + found.joined(separator: " ")
                                 + " read back at their reset values at \(target)")
     }
-
-    public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let (recipe, plan) = try configuration(format)
-        try run(recipe)
-        self.format = format
-        clockPlan = plan
-    }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output == .line else {
@@ -178,13 +163,9 @@ public final class PCM512x: RecipeDrivenCodec {
         return CodecRecipe("PCM5122 setup", steps)
     }
 
-    /// The clock tree, word length and framing for `format`; on a playing chip wrapped in a soft mute and
-    /// standby, since the clocks must not change under a running DAC.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configuration(format).recipe
-    }
-
-    private func configuration(_ format: CodecStreamFormat) throws(CodecError) -> (recipe: CodecRecipe, plan: PCM512xClockPlan) {
+    /// The PLL and dividers for `format` from SCK or from BCLK, whose rate the board's I2S frame sets; the
+    /// chip runs as a clock consumer only.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> PCM512xClockPlan {
         guard format.role == .consumer else {
             throw .unsupportedMasterClock(codec: name, mclk: clockSource.nominalMasterClock,
                                           reason: "this driver runs the PCM5122 as a clock consumer; let the SoC "
@@ -198,7 +179,12 @@ public final class PCM512x: RecipeDrivenCodec {
         if case .bitClock = clockSource, let bits = format.frame.bitsPerFrame(rate: format.sampleRate) {
             source = .bitClock(bitsPerFrame: bits)
         }
-        let plan = try PCM512xClockPlan.plan(source: source, rate: format.sampleRate)
+        return try PCM512xClockPlan.plan(source: source, rate: format.sampleRate)
+    }
+
+    /// The clock tree, word length and framing for `format`; on a playing chip wrapped in a soft mute and
+    /// standby, since the clocks must not change under a running DAC.
+    func configureRecipe(_ format: CodecStreamFormat, plan: PCM512xClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: Self.wordLengths)
@@ -274,7 +260,7 @@ public final class PCM512x: RecipeDrivenCodec {
                         reason: "soft unmute: the digital volume ramps back up"),
             ]
         }
-        return (CodecRecipe("PCM5122 configure \(format)", steps), plan)
+        return CodecRecipe("PCM5122 configure \(format)", steps)
     }
 
     /// Standby to playing: muted, auto-mute and ramps as the split needs them, the volume set, then out

@@ -27,8 +27,8 @@ public final class SGTL5000: RecipeDrivenCodec {
 
     public internal(set) var powerState: CodecPowerState = .off
     public var transcript: CodecTranscript?
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: SGTL5000ClockPlan?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: SGTL5000ClockPlan?
     public private(set) var output: CodecOutput = .headphones
     /// Which EQ runs the last preset given to `apply(preset:)`, and why.
     public private(set) var activeEQPath: EQPath = .software("no preset applied: the DAP is bypassed")
@@ -87,10 +87,7 @@ public final class SGTL5000: RecipeDrivenCodec {
         }
         let power = try readChip(R.analogPower, reason: "reading CHIP_ANA_POWER")
         try run(resetRecipe(vagWasOn: power & B.vagPowerUp != 0, analogPower: power))
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        forgetChipState()
         eqPlan = nil
         eqPreset = nil
         activeEQPath = .software("no preset applied: the DAP is bypassed")
@@ -100,18 +97,10 @@ public final class SGTL5000: RecipeDrivenCodec {
     }
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let plan = try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
-        try run(configureRecipe(format, plan: plan))
-        self.format = format
-        clockPlan = plan
+        try configureClocks(format)
         // The PEQ's coefficients belong to a sample rate: plan the preset again for the new one.
         if let eqPreset { try apply(preset: eqPreset) }
     }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output != .speaker else {
@@ -226,13 +215,13 @@ public final class SGTL5000: RecipeDrivenCodec {
         return CodecRecipe("SGTL5000 reset", steps)
     }
 
-    /// Clocks, word length and framing; wrapped in a DAC mute when the outputs are live.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configureRecipe(format, plan: try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role))
+    /// The PLL or MCLK ratio that makes `format`'s rate, as clock consumer or provider.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> SGTL5000ClockPlan {
+        try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
     }
 
-    /// The recipe for `format` with its clock plan already made.
-    private func configureRecipe(_ format: CodecStreamFormat, plan: SGTL5000ClockPlan) throws(CodecError) -> CodecRecipe {
+    /// Clocks, word length and framing; wrapped in a DAC mute when the outputs are live.
+    func configureRecipe(_ format: CodecStreamFormat, plan: SGTL5000ClockPlan) throws(CodecError) -> CodecRecipe {
         let lengths: [Int: RegisterValue] = [32: 0, 24: 1, 20: 2, 16: 3]
         let allowed = format.format == .rightJustified ? [20, 24] : [16, 20, 24, 32]
         guard allowed.contains(format.wordLength), let lengthCode = lengths[format.wordLength] else {

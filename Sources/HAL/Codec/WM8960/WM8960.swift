@@ -13,8 +13,8 @@ public final class WM8960: RecipeDrivenCodec {
 
     public internal(set) var powerState: CodecPowerState = .off
     public var transcript: CodecTranscript?
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: WM8960ClockPlan?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: WM8960ClockPlan?
     public private(set) var output: CodecOutput = .headphones
     private var volumes: [CodecOutput: VolumeSetting] = [:]
     /// The selected input as its register values, applied when powered (nil: no input).
@@ -53,25 +53,10 @@ public final class WM8960: RecipeDrivenCodec {
     @discardableResult
     public func reset() throws(CodecError) -> CodecIdentity {
         try run(resetRecipe)
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        forgetChipState()
         return CodecIdentity(name: name, chipID: nil,
                              evidence: "no ID register; acknowledged the reset write at \(registers.bus.target)")
     }
-
-    public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let plan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
-        try run(configureRecipe(format, plan: plan))
-        self.format = format
-        clockPlan = plan
-    }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output != .line else {
@@ -135,13 +120,13 @@ public final class WM8960: RecipeDrivenCodec {
         ])
     }
 
-    /// Clocks, word length and framing; wrapped in a DAC soft mute when the outputs are live.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configureRecipe(format, plan: try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate))
+    /// The MCLK divisions or PLL that make `format`'s rate.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> WM8960ClockPlan {
+        try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
     }
 
-    /// The recipe for `format` with its clock plan already made.
-    private func configureRecipe(_ format: CodecStreamFormat, plan: WM8960ClockPlan) throws(CodecError) -> CodecRecipe {
+    /// Clocks, word length and framing; wrapped in a DAC soft mute when the outputs are live.
+    func configureRecipe(_ format: CodecStreamFormat, plan: WM8960ClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: [16, 20, 24, 32])
