@@ -147,89 +147,30 @@ extension CodecCommand {
             let config = try board.load()
             let codec = try BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
                                                  clock: ManualClock(skipsSleeps: true))
-            guard let bus = codec.model?.bus else { return }
             let session = try CodecSession(config: config, codec: codec, stream: stream)
             try session.prepare(for: operation)
-            bus.clearTrace()
-            let recorder = StepRecorder(bus: bus)
-            try CodecRecipe.$stepObserver.withValue({ recipe, step in recorder.record(recipe, step) }) {
-                try session.perform(operation)
-            }
-            let target = bus.target
+            // The driver hands back what it did: each recipe step with the transfers it made.
+            codec.codec.transcript = CodecTranscript()
+            try session.perform(operation)
+            let transcript = codec.codec.transcript ?? CodecTranscript()
+            codec.codec.transcript = nil
+            let target = codec.bus.target
             print("\(config.codec.chip.displayName) on i2c-\(target.bus) at \(target.address), \(config.codec.clock) "
                 + "(board '\(config.name)'): \(operation.rawValue), \(session.summary(of: operation))")
-            print(recorder.report())
+            if let level = session.volumeSet(by: operation) { print(Self.fineGain(of: level)) }
+            print(CodecTranscriptReport(transcript: transcript, target: target, layout: codec.bus.layout))
+        }
+
+        /// What the codec's steps could not make, as the 8.24 stage applies it:
+        /// `speaker -30.25 dB = codec -30.00 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)`.
+        static func fineGain(of level: VolumeSetting) -> String {
+            if level.isMuted { return "\(level.output) muted: the 8.24 stage scales by 0 (raw 0)" }
+            let gain = level.fineGain
+            return "\(level.output) \(formatDecibels(level.levelDB, decimals: 2)) = codec "
+                + "\(formatDecibels(level.codecDB, decimals: 2)) + fine \(formatDecibels(level.fineDB, decimals: 2)): "
+                + "the 8.24 stage scales by \(formatFixed(gain.doubleValue, decimals: 8)) (raw \(gain.raw))"
         }
     }
-}
-
-/// Pairs each recipe step with the transfers it caused on the simulated bus.
-final class StepRecorder: @unchecked Sendable {
-    let bus: SimulatedRegisterBus
-    /// Each step with the index of its first transfer; a nil step marks a recipe's end (transfers after it
-    /// are the driver's own, such as reading back registers to identify the chip).
-    private var steps: [(recipe: String, step: CodecStep?, firstTransfer: Int)] = []
-
-    init(bus: SimulatedRegisterBus) { self.bus = bus }
-
-    func record(_ recipe: CodecRecipe, _ step: CodecStep?) {
-        steps.append((recipe.name, step, bus.traceCount))
-    }
-
-    /// `text`, then the reason in a column of its own.
-    private func annotated(_ text: String, _ reason: String) -> String {
-        text.rightPadded(to: 39) + " ; " + reason
-    }
-
-    /// Recipe by recipe: each step's reason, then its transfers as register writes and i2ctransfer lines.
-    func report() -> String {
-        let events = bus.trace, wire = bus.wireTrace
-        var lines: [String] = []
-        var currentRecipe: String?
-        var writes = 0
-        var waited = Duration.zero
-        for (index, entry) in steps.enumerated() {
-            if entry.recipe != currentRecipe {
-                lines.append("\(entry.recipe):")
-                currentRecipe = entry.recipe
-            }
-            let end = index + 1 < steps.count ? steps[index + 1].firstTransfer : events.count
-            guard let step = entry.step else {
-                for transfer in entry.firstTransfer..<end {
-                    lines.append(annotated("  " + events[transfer].description(in: bus.layout),
-                                           "by the driver outside its recipes (identification, status)"))
-                    lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
-                    writes += 1
-                }
-                currentRecipe = nil
-                continue
-            }
-            switch step {
-            case .delay(let duration, let reason):
-                lines.append(annotated("  wait \(milliseconds(duration))", reason))
-                waited += duration
-            case .write, .update:
-                if entry.firstTransfer == end {
-                    lines.append(annotated("  (no write: the register already holds it)", step.reason))
-                }
-                for transfer in entry.firstTransfer..<end {
-                    let text = "  " + events[transfer].description(in: bus.layout)
-                    lines.append(annotated(text, step.reason))
-                    lines.append("    i2ctransfer -y \(bus.target.bus) " + wire[transfer].description(address: bus.target.address))
-                    writes += 1
-                }
-            }
-        }
-        lines.append("\(writes) transfer\(writes == 1 ? "" : "s"), \(milliseconds(waited)) of waits")
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// `100 ms`, `0.5 ms`.
-func milliseconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let micro = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-    return micro % 1000 == 0 ? "\(micro / 1000) ms" : "\(Double(micro) / 1000) ms"
 }
 
 /// The sequence of driver calls behind each operation, from the board's defaults and the options.
@@ -297,6 +238,14 @@ struct CodecSession {
         try driver.select(output: output)
         try driver.setVolume(startVolume, output: output)
         try driver.powerUp()
+    }
+
+    /// The output level `operation` sets, whose fine part the 8.24 stage applies (nil for the others).
+    func volumeSet(by operation: CodecOperation) -> VolumeSetting? {
+        switch operation {
+        case .powerUp, .volume: codec.codec.volume(of: output)
+        case .reset, .rateChange, .standby, .wake, .powerDown: nil
+        }
     }
 
     /// The rate the I2S runs at after `operation` (nil once it stopped).

@@ -109,12 +109,11 @@ final class RecordingRegisterBus: RegisterBus, @unchecked Sendable {
     init(_ bus: any RegisterBus) { self.bus = bus }
     var target: I2CTarget { bus.target }
     var layout: RegisterLayout { bus.layout }
-    func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue { try bus.read(register) }
-    func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError) {
-        try bus.write(register, value)
-        emit("\(phase) write \(hex(register, digits: 2)) \(hex(value, digits: 3))")
-    }
-    func readBlock(from register: RegisterAddress, count: Int) throws(I2CError) -> [UInt8] {
-        try bus.readBlock(from: register, count: count)
+    func perform(_ transfer: RegisterTransfer) throws(I2CError) -> RegisterBusReply {
+        let reply = try bus.perform(transfer)
+        if case .write(let register, let value) = transfer {
+            emit("\(phase) write \(hex(register, digits: 2)) \(hex(value, digits: 3))")
+        }
+        return reply
     }
 }

@@ -60,6 +60,24 @@ struct BoardAssemblyTests {
         #expect(state.contains("mic bias 3.0 V through 2 kΩ"), "\(state)")
     }
 
+    /// Each chip's entry: the control-port layout its datasheet gives (WM8960 and WM8731 "Control interface":
+    /// 7-bit register address and 9-bit data; SGTL5000 "I2C": 16-bit address and 16-bit data; PCM5122
+    /// "I2C interface": 8-bit register and 8-bit data, paged), the same on the twin's bus as for the hardware,
+    /// and the register map a dump decodes is the one the twin enforces.
+    @Test(arguments: CodecChip.allCases)
+    func eachChipsEntryAgreesWithItsDatasheetAndItsTwin(chip: CodecChip) throws {
+        let expected: [CodecChip: RegisterLayout] = [.wm8960: .reg7Value9, .wm8731: .reg7Value9,
+                                                     .sgtl5000: .reg16Value16, .pcm5122: .reg8Value8]
+        #expect(chip.table.layout == expected[chip])
+        let config = CodecConfig(chip: chip, address: chip.addresses[0],
+                                 clock: chip.canClockFromBCLK ? .bclk : .mclk(12_288_000))
+        let codec = try BoardCodec.simulated(config, maximumVolumeDB: 0, clock: ManualClock(skipsSleeps: true))
+        let model = try #require(codec.model)
+        #expect(model.bus.layout == chip.table.layout)
+        #expect(model.bus.registerMap == chip.table.registerMap && codec.registerMap == chip.table.registerMap)
+        #expect(codec.codec.name == chip.displayName)
+    }
+
     /// Every board, 16- and 24-bit streams: the codec's clocks must make the board's I2S frame (bcm2835-i2s.c
     /// `bcm2835_i2s_hw_params` frames by the sample width unless the slot width is set; the overlay pins two
     /// 32-bit slots, so 16-bit streams run 64 bit clocks a frame too), which each twin checks against its

@@ -3,7 +3,8 @@ import TestSupport
 
 /// Runs the built `appliance` executable as a user would, and captures what it prints.
 ///
-/// The binary is looked up, in order: `$APPLIANCE_BINARY`; next to the running test executable (SwiftPM puts
+/// The binary is `$APPLIANCE_BINARY` when that is set (the release build, for `make test-release`); else it is
+/// looked up next to the running test executable (SwiftPM puts
 /// `appliance` and the `.xctest` in the same products directory, for `swift test` on the host and for a
 /// cross-built test run under qemu alike), found through `/proc/self/exe` and then `argv[0]`.
 /// (Only plain file APIs: `Bundle` lookups crash in swift-corelibs-foundation 6.0.3 under a bare environment.)
@@ -20,8 +21,9 @@ enum ApplianceBinary {
 
     static let url: URL? = {
         let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["APPLIANCE_BINARY"], fileManager.isExecutableFile(atPath: path) {
-            return URL(fileURLWithPath: path)
+        // A binary named explicitly is the one under test (`make test-release`): never fall back to another.
+        if let path = ProcessInfo.processInfo.environment["APPLIANCE_BINARY"] {
+            return fileManager.isExecutableFile(atPath: path) ? URL(fileURLWithPath: path) : nil
         }
         var executables: [String] = []
         if let exe = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") { executables.append(exe) }
@@ -46,6 +48,11 @@ enum ApplianceBinary {
     }
 
     struct LocateError: Error, CustomStringConvertible {
-        var description: String { "cannot find the appliance binary next to the tests; set APPLIANCE_BINARY" }
+        var description: String {
+            if let path = ProcessInfo.processInfo.environment["APPLIANCE_BINARY"] {
+                return "APPLIANCE_BINARY names \(path), which is not an executable file"
+            }
+            return "cannot find the appliance binary next to the tests; set APPLIANCE_BINARY"
+        }
     }
 }

@@ -50,6 +50,27 @@ struct CodecCommandTests {
         #expect(result.stdout.hasSuffix("2 transfers, 0 ms of waits\n"))
     }
 
+    @Test func aVolumeTraceShowsTheFineGainThe824StageApplies() throws {
+        let result = try ApplianceBinary.run(["codec", "trace", "volume", "--volume", "-30.25"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The speaker amplifier steps 1 dB (WM8960 datasheet, R40/R41 SPKLVOL) and the DAC 0.5 dB (R10/R11):
+        // -0.25 dB is left for the samples, 10^(-0.25/20) = 0.971627951, 8.24 raw round(0.971627951 · 2^24).
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.dropFirst().first == "speaker -30.25 dB = codec -30.00 dB + fine -0.25 dB: the 8.24 stage scales by 0.97162795 (raw 16301212)")
+    }
+
+    @Test func aResetTraceShowsTheDriversIdentificationReads() throws {
+        let result = try ApplianceBinary.run(["codec", "trace", "reset", "--board", "fe-pi-audio",
+                                              "--boards", Self.boardConfigs])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        // CHIP_ID (register 0x0000) holds part 0xA0 in bits 15:8 (SGTL5000 datasheet, CHIP_ID); a 16+16 read
+        // is the two register bytes written, a repeated start and two bytes read.
+        #expect(lines.dropFirst().prefix(3) == ["SGTL5000 reset:",
+                                                "  read 0x0000 -> 0xA011                 ; reading CHIP_ID",
+                                                "    i2ctransfer -y 1 w2@0x0a 0x00 0x00 r2"])
+    }
+
     @Test func aDumpDecodesTheFieldsAndTheAnalogState() throws {
         let result = try ApplianceBinary.run(["codec", "dump", "--after", "power-up"])
         #expect(result.status == 0, "\(result.stderr)")

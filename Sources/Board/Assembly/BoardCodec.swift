@@ -16,74 +16,38 @@ public struct BoardCodec {
     /// `frame` is the board's I2S frame, which the models check the codec's clocks against.
     public static func simulated(_ config: CodecConfig, frame: I2SFrame = .standard, maximumVolumeDB: Double,
                                  clock: any MonotonicClock) throws(BoardAssemblyError) -> BoardCodec {
-        let address = try i2cAddress(config)
-        let mclk = try masterClock(config)
-        let model: any SimulatedCodecModel = switch config.chip {
-        case .wm8960: WM8960Model(bus: config.bus, address: address, mclk: mclk, frame: frame, clock: clock)
-        case .wm8731: WM8731Model(bus: config.bus, address: address, mclk: mclk, crystal: config.clock.isCrystal, frame: frame)
-        case .sgtl5000: SGTL5000Model(bus: config.bus, address: address, mclk: mclk, frame: frame)
-        case .pcm5122: PCM512xModel(bus: config.bus, address: address, clockSource: pcm512xClock(config, frame: frame),
-                                    frame: frame)
-        }
-        return driver(config, on: model.bus, mclk: mclk, frame: frame, maximumVolumeDB: maximumVolumeDB, clock: clock,
-                      model: model)
+        let inputs = try assemblyInputs(config, frame: frame, maximumVolumeDB: maximumVolumeDB, clock: clock)
+        let model = config.chip.table.model(inputs)
+        return assembled(config.chip, on: model.bus, inputs, model: model)
     }
 
     /// The board's codec on /dev/i2c-N.
     public static func hardware(_ config: CodecConfig, frame: I2SFrame = .standard, maximumVolumeDB: Double,
                                 clock: any MonotonicClock) throws(BoardAssemblyError) -> BoardCodec {
         guard config.control == .appliance else { throw .kernelControlled(config.chip) }
-        let address = try i2cAddress(config)
-        let mclk = try masterClock(config)
-        let layout: RegisterLayout = switch config.chip {
-        case .wm8960, .wm8731: .reg7Value9
-        case .sgtl5000: .reg16Value16
-        case .pcm5122: .reg8Value8
-        }
+        let inputs = try assemblyInputs(config, frame: frame, maximumVolumeDB: maximumVolumeDB, clock: clock)
         let bus: I2CRegisterBus
         do {
-            bus = try I2CRegisterBus(bus: config.bus, address: address, layout: layout)
+            bus = try I2CRegisterBus(bus: config.bus, address: inputs.address, layout: config.chip.table.layout)
         } catch {
             throw .bus(error)
         }
-        return driver(config, on: bus, mclk: mclk, frame: frame, maximumVolumeDB: maximumVolumeDB, clock: clock, model: nil)
+        return assembled(config.chip, on: bus, inputs, model: nil)
     }
 
     /// The chip's driver on `bus`, whichever bus that is.
-    private static func driver(_ config: CodecConfig, on bus: any RegisterBus, mclk: Int, frame: I2SFrame,
-                               maximumVolumeDB: Double,
-                               clock: any MonotonicClock, model: (any SimulatedCodecModel)?) -> BoardCodec {
-        func assembled(_ codec: any AudioCodec, _ registers: RegisterCache, _ map: RegisterMap,
-                       bus driverBus: any RegisterBus = bus) -> BoardCodec {
-            BoardCodec(chip: config.chip, codec: codec, bus: driverBus, registerMap: map, registers: registers, model: model)
-        }
-        switch config.chip {
-        case .wm8960:
-            let codec = WM8960(bus: bus, clock: clock, mclk: mclk, maximumVolumeDB: maximumVolumeDB)
-            return assembled(codec, codec.registers, WM8960Register.map)
-        case .wm8731:
-            let codec = WM8731(bus: bus, clock: clock, mclk: mclk, crystal: config.clock.isCrystal, maximumVolumeDB: maximumVolumeDB)
-            return assembled(codec, codec.registers, WM8731Register.map)
-        case .sgtl5000:
-            let codec = SGTL5000(bus: bus, clock: clock, mclk: mclk, micBias: config.micBias ?? .kernelDefault,
-                                 maximumVolumeDB: maximumVolumeDB)
-            return assembled(codec, codec.registers, SGTL5000Register.map)
-        case .pcm5122:
-            // The driver talks through its page-select wrapper, which the dump must read through too.
-            let codec = PCM512x(bus: bus, clock: clock, clockSource: pcm512xClock(config, frame: frame),
-                                maximumVolumeDB: maximumVolumeDB)
-            return assembled(codec, codec.registers, PCM512xRegister.map, bus: codec.pagedBus)
-        }
+    private static func assembled(_ chip: CodecChip, on bus: any RegisterBus, _ inputs: CodecAssemblyInputs,
+                                  model: (any SimulatedCodecModel)?) -> BoardCodec {
+        let codec = chip.table.driver(bus, inputs)
+        return BoardCodec(chip: chip, codec: codec, bus: codec.registers.bus, registerMap: chip.table.registerMap,
+                          registers: codec.registers, model: model)
     }
 
-    /// A PCM512x's clock: its SCK pin from an oscillator, or its PLL from the bit clock, whose frame the board's
-    /// I2S block sets (two 32-bit slots unless it says otherwise; the board check allows only slots here).
-    private static func pcm512xClock(_ config: CodecConfig, frame: I2SFrame) -> PCM512xClockSource {
-        switch (config.clock, frame) {
-        case (.mclk(let hertz), _), (.crystal(let hertz), _): .masterClock(hertz: hertz)
-        case (.bclk, .slots(let count, let width)): .bitClock(bitsPerFrame: count * width)
-        case (.bclk, .fixedBitClock): .bitClock64
-        }
+    /// The address and clock from the `codec:` block, checked once for every chip.
+    private static func assemblyInputs(_ config: CodecConfig, frame: I2SFrame, maximumVolumeDB: Double,
+                                       clock: any MonotonicClock) throws(BoardAssemblyError) -> CodecAssemblyInputs {
+        CodecAssemblyInputs(config: config, address: try i2cAddress(config), mclk: try masterClock(config), frame: frame,
+                            maximumVolumeDB: maximumVolumeDB, clock: clock)
     }
 
     private static func i2cAddress(_ config: CodecConfig) throws(BoardAssemblyError) -> I2CAddress {

@@ -8,6 +8,9 @@ public protocol AudioCodec: AnyObject {
     /// The chip's name ("WM8960").
     var name: String { get }
     var capabilities: CodecCapabilities { get }
+    /// The driver's copy of the chip's registers; `registers.bus` is the bus the driver talks through (a
+    /// paged chip's page-select wrapper), which a dump reads through too.
+    var registers: RegisterCache { get }
 
     /// Soft-resets the chip and identifies it (by its ID register where it has one). Afterwards every
     /// register holds its reset value: outputs off and muted.
@@ -33,7 +36,7 @@ public protocol AudioCodec: AnyObject {
     func select(input: CodecInput, micBias: Bool, pgaGainDB: Double) throws(CodecError) -> Double
 
     /// Sets `output` to `dB` (capped at the board maximum), split across the codec's stages; returns the
-    /// split, whose `fineDB` the caller applies in its 8.24 gain stage.
+    /// split, whose `fineGain` the caller hands to the output chain's `FineGainStage` (Codec8_24).
     @discardableResult
     func setVolume(_ dB: Double, output: CodecOutput) throws(CodecError) -> VolumeSetting
     /// The output's level as last set.
@@ -45,6 +48,11 @@ public protocol AudioCodec: AnyObject {
     func apply(preset: EQPreset) throws(CodecError) -> EQPath
     /// Where the last preset runs.
     var activeEQPath: EQPath { get }
+
+    /// What the driver did on its control port while this is set: nil (the default) collects nothing;
+    /// set it to an empty transcript, run operations, then read it back. Each recipe's steps arrive with
+    /// the exchanges they caused, as `CodecRecipe.run` returned them.
+    var transcript: CodecTranscript? { get set }
 }
 
 /// Chips without a hardware EQ: every preset runs in the 8.24 EQ.

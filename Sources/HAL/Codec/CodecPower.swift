@@ -19,13 +19,20 @@ enum CodecPowerOperation {
     }
 }
 
-/// A driver whose power operations are recipes: the rules for moving between states live here once, the
-/// drivers supply only their recipes.
+/// A driver whose operations are recipes. What every chip does the same way lives here once: the
+/// bookkeeping after a soft reset, configuring as plan-the-clocks-then-run-the-recipe, the power moves
+/// between states, and collecting the transcript. A driver supplies its clock plan and its recipes.
 protocol RecipeDrivenCodec: AudioCodec {
-    var registers: RegisterCache { get }
+    /// How the chip makes a format's clocks (its dividers or PLL settings).
+    associatedtype ClockPlan
     var clock: any MonotonicClock { get }
-    var format: CodecStreamFormat? { get }
+    var format: CodecStreamFormat? { get set }
+    var clockPlan: ClockPlan? { get set }
     var powerState: CodecPowerState { get set }
+    /// How the chip clocks `format` from the board's clock and I2S frame, or why it cannot.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> ClockPlan
+    /// Clocks, word length and framing for `format` on `plan`, without touching the chip.
+    func configureRecipe(_ format: CodecStreamFormat, plan: ClockPlan) throws(CodecError) -> CodecRecipe
     func powerUpRecipe() -> CodecRecipe
     func powerDownRecipe() -> CodecRecipe
     func standbyRecipe() -> CodecRecipe
@@ -33,6 +40,35 @@ protocol RecipeDrivenCodec: AudioCodec {
 }
 
 extension RecipeDrivenCodec {
+    public func configure(_ format: CodecStreamFormat) throws(CodecError) { try configureClocks(format) }
+
+    /// Plans `format`'s clocks, runs the recipe, then records format and plan; a plan the chip cannot make
+    /// or a failed transfer leaves the previous ones recorded.
+    func configureClocks(_ format: CodecStreamFormat) throws(CodecError) {
+        let plan = try plan(for: format)
+        try run(configureRecipe(format, plan: plan))
+        self.format = format
+        clockPlan = plan
+    }
+
+    /// The recipe `configure(format)` runs, its clock plan made on the way; touches nothing.
+    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
+        try configureRecipe(format, plan: plan(for: format))
+    }
+
+    /// After the chip reset itself: the cache back at reset values, power off, no format or clock plan.
+    func forgetChipState() {
+        registers.resetToDefaults()
+        powerState = .off
+        format = nil
+        clockPlan = nil
+    }
+
+    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
+    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
+    public func standby() throws(CodecError) { try changePower(.standby) }
+    public func wake() throws(CodecError) { try changePower(.wake) }
+
     /// The recipe that performs `operation`, built from the current settings.
     func recipe(for operation: CodecPowerOperation) -> CodecRecipe {
         switch operation {
@@ -50,7 +86,14 @@ extension RecipeDrivenCodec {
         if operation == .powerUp && format == nil {
             throw .notConfigured(codec: name, operation: "power-up")
         }
-        try recipe(for: operation).run(on: registers, clock: clock)
+        try run(recipe(for: operation))
         powerState = target
+    }
+
+    /// Runs `recipe` on the driver's registers and clock, adding what it did to the transcript if one is
+    /// being collected.
+    func run(_ recipe: CodecRecipe) throws(CodecError) {
+        let done = try recipe.run(on: registers, clock: clock)
+        transcript?.append(done)
     }
 }

@@ -56,32 +56,29 @@ public struct CodecRecipe: Hashable, Sendable, CustomStringConvertible {
         ([name + ":"] + steps.map { "  " + $0.description }).joined(separator: "\n")
     }
 
-    /// Runs the steps in order on `registers`, sleeping on `clock` for delays. Stops at the first failed
-    /// transfer: the cache then still holds what the chip accepted.
-    public func run(on registers: RegisterCache, clock: any MonotonicClock) throws(CodecError) {
-        let observer = Self.stepObserver
+    /// Runs the steps in order on `registers`, sleeping on `clock` for delays, and returns each step with
+    /// the exchanges it caused. Stops at the first failed transfer: the cache then still holds what the
+    /// chip accepted.
+    @discardableResult
+    public func run(on registers: RegisterCache, clock: any MonotonicClock) throws(CodecError) -> CodecTranscript {
+        var transcript = CodecTranscript()
         for step in steps {
-            observer?(self, step)
+            let exchanges: [RegisterBusExchange]
             do {
                 switch step {
                 case .write(let reg, let value, _):
-                    try registers.write(reg, value)
+                    exchanges = try registers.write(reg, value)
                 case .update(let reg, let mask, let value, _):
-                    try registers.update(reg, mask: mask, value: value)
+                    exchanges = try registers.update(reg, mask: mask, value: value).exchanges
                 case .delay(let duration, _):
                     clock.sleep(for: duration)
+                    exchanges = []
                 }
             } catch {
                 throw .transferFailed(recipe: name, step: step, error)
             }
+            transcript.entries.append(.init(recipe: name, step: step, reason: step.reason, exchanges: exchanges))
         }
-        observer?(self, nil)
+        return transcript
     }
-}
-
-extension CodecRecipe {
-    /// Told of every step as it starts, and of the recipe's end (a nil step), within
-    /// `CodecRecipe.$stepObserver.withValue(...) { ... }` on the calling task: how `appliance codec trace`
-    /// pairs each I2C transfer with the reason of its step, without the drivers knowing they are traced.
-    @TaskLocal public static var stepObserver: (@Sendable (CodecRecipe, CodecStep?) -> Void)?
 }

@@ -24,7 +24,7 @@ public struct VolumeSetting: Hashable, Sendable, CustomStringConvertible {
     /// The gain the codec applies, summed over its stages.
     public var codecDB: Double { stageDB.reduce(0, +) }
 
-    /// The fine remainder as an 8.24 gain (zero when muted).
+    /// The fine remainder as an 8.24 gain (zero when muted), what `FineGainStage.take(fineGain:)` applies.
     public var fineGain: Fixed824 { isMuted ? .zero : Decibels.gain(fineDB) }
 
     public var description: String {

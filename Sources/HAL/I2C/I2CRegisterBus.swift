@@ -39,16 +39,8 @@ public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendabl
         engine = RegisterTransferEngine(target: target, layout: layout, retry: retry)
     }
 
-    public func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue {
-        try engine.read(register, on: self)
-    }
-
-    public func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError) {
-        try engine.write(register, value, on: self)
-    }
-
-    public func readBlock(from register: RegisterAddress, count: Int) throws(I2CError) -> [UInt8] {
-        try engine.readBlock(from: register, count: count, on: self)
+    public func perform(_ transfer: RegisterTransfer) throws(I2CError) -> RegisterBusReply {
+        try engine.perform(transfer, on: self)
     }
 
     // MARK: i2c-dev

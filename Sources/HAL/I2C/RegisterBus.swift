@@ -11,13 +11,25 @@ public protocol RegisterBus: AnyObject, Sendable {
     /// How the chip lays out registers and values.
     var layout: RegisterLayout { get }
 
-    /// Reads one register. Throws `.notReadable` on a write-only layout (7+9).
-    func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue
+    /// Carries out one transfer and returns the bytes read with every exchange it took on the wire.
+    /// Throws `.notReadable` for a read on a write-only layout (7+9); a block read (auto-increment layouts
+    /// only) goes out in transfers of at most 32 bytes.
+    func perform(_ transfer: RegisterTransfer) throws(I2CError) -> RegisterBusReply
+}
+
+extension RegisterBus {
+    /// Reads one register.
+    public func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue {
+        layout.value(fromReadBytes: try perform(.read(reg: register)).bytes)
+    }
 
     /// Writes one register.
-    func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError)
+    public func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError) {
+        _ = try perform(.write(reg: register, value: value))
+    }
 
-    /// Reads `count` consecutive 8-bit registers from `register` (auto-increment layouts only), in
-    /// transfers of at most 32 bytes.
-    func readBlock(from register: RegisterAddress, count: Int) throws(I2CError) -> [UInt8]
+    /// Reads `count` consecutive 8-bit registers from `register` (auto-increment layouts only).
+    public func readBlock(from register: RegisterAddress, count: Int) throws(I2CError) -> [UInt8] {
+        try perform(.readBlock(reg: register, count: count)).bytes
+    }
 }

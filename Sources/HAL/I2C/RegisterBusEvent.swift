@@ -12,6 +12,18 @@ public enum RegisterBusEvent: Hashable, Sendable, CustomStringConvertible {
     /// A transfer the register map refused.
     case rejected(RegisterTransfer, RegisterMapViolation)
 
+    /// The same event with its register moved up by `base` (a paged chip's page start: wire register to
+    /// virtual register).
+    func moved(by base: RegisterAddress) -> RegisterBusEvent {
+        switch self {
+        case .write(let reg, let value): .write(reg: reg + base, value: value)
+        case .read(let reg, let value): .read(reg: reg + base, value: value)
+        case .readBlock(let reg, let bytes): .readBlock(reg: reg + base, bytes: bytes)
+        case .failed(let transfer, let error): .failed(transfer.addressed(to: transfer.register + base), error)
+        case .rejected(let transfer, let violation): .rejected(transfer.addressed(to: transfer.register + base), violation)
+        }
+    }
+
     public var description: String { description(valueBits: 16, registerBits: 16) }
 
     /// `write 0x0F = 0x000`, `read 0x00 -> 0x5A`, `read block 0x10 -> 01 02`, `NACK write of ...`, with

@@ -30,29 +30,44 @@ public final class RegisterCache {
     /// A register's value: from the cache when it holds one, else read from the chip (and cached unless
     /// volatile). Throws `.notReadable` for an unknown register of a write-only chip.
     public func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue {
-        if let value = values[register] { return value }
-        let value = try bus.read(register)
-        if !volatile.contains(register) { values[register] = value }
-        return value
+        try fetch(register).value
     }
 
-    /// Writes a register on the chip, then remembers it.
-    public func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError) {
-        try bus.write(register, value)
+    /// Writes a register on the chip, then remembers it. Returns the exchanges the write took.
+    @discardableResult
+    public func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError) -> [RegisterBusExchange] {
+        let reply = try bus.perform(.write(reg: register, value: value))
         if !volatile.contains(register) { values[register] = value }
+        return reply.exchanges
     }
 
     /// Sets the bits of `mask` to those of `value` and leaves the others: `new = old & ~mask | value & mask`.
-    /// Writes only when the register changes. Returns whether it wrote.
+    /// Writes only when the register changes. Returns whether it wrote, with the exchanges it took (a read
+    /// of a register the cache does not hold, then the write).
     @discardableResult
-    public func update(_ register: RegisterAddress, mask: RegisterValue, value: RegisterValue) throws(I2CError) -> Bool {
-        let old = try read(register)
+    public func update(_ register: RegisterAddress, mask: RegisterValue,
+                       value: RegisterValue) throws(I2CError) -> RegisterUpdate {
+        let (old, exchanges) = try fetch(register)
         let new = (old & ~mask) | (value & mask)
-        if new == old { return false }
-        try write(register, new)
-        return true
+        if new == old { return RegisterUpdate(wrote: false, exchanges: exchanges) }
+        return RegisterUpdate(wrote: true, exchanges: exchanges + (try write(register, new)))
+    }
+
+    /// The value from the cache, or from the chip with the exchanges its read took.
+    private func fetch(_ register: RegisterAddress) throws(I2CError) -> (value: RegisterValue, exchanges: [RegisterBusExchange]) {
+        if let value = values[register] { return (value, []) }
+        let reply = try bus.perform(.read(reg: register))
+        let value = bus.layout.value(fromReadBytes: reply.bytes)
+        if !volatile.contains(register) { values[register] = value }
+        return (value, reply.exchanges)
     }
 
     /// Forgets every write: call after the chip was reset (power-on, a soft-reset register).
     public func resetToDefaults() { values = defaults }
+}
+
+/// What `RegisterCache.update` did: whether the register changed (and was written), and the exchanges.
+public struct RegisterUpdate: Hashable, Sendable {
+    public var wrote: Bool
+    public var exchanges: [RegisterBusExchange]
 }

@@ -12,6 +12,15 @@ public enum RegisterTransfer: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same transfer addressed to `register` (a paged chip's wire register for a virtual one).
+    func addressed(to register: RegisterAddress) -> RegisterTransfer {
+        switch self {
+        case .write(_, let value): .write(reg: register, value: value)
+        case .read: .read(reg: register)
+        case .readBlock(_, let count): .readBlock(reg: register, count: count)
+        }
+    }
+
     /// The registers the transfer touches.
     public var registers: ClosedRange<Int> {
         switch self {

@@ -12,52 +12,58 @@ protocol I2CTransport: AnyObject {
 }
 
 /// The register-level path both buses share, so the twin exercises the same validation, encoding,
-/// retries and errors as the hardware backend: only the transport differs.
+/// retries and errors as the hardware backend: only the transport differs. Every exchange it makes comes
+/// back in the reply, so what went over the wire is a result, not something to watch for.
 struct RegisterTransferEngine: Sendable {
     let target: I2CTarget
     let layout: RegisterLayout
     let retry: I2CRetryPolicy
 
-    func read(_ register: RegisterAddress, on transport: some I2CTransport) throws(I2CError) -> RegisterValue {
-        try layout.validate(register: register)
-        guard let wire = layout.readTransfer(register: register) else {
-            throw .notReadable(target, register: register, layout: layout)
+    /// Validates `transfer`, encodes it for the layout and carries it out on `transport`.
+    func perform(_ transfer: RegisterTransfer, on transport: some I2CTransport) throws(I2CError) -> RegisterBusReply {
+        switch transfer {
+        case .read(let register):
+            try layout.validate(register: register)
+            guard let wire = layout.readTransfer(register: register) else {
+                throw .notReadable(target, register: register, layout: layout)
+            }
+            return try carry(wire, as: transfer, on: transport)
+        case .write(let register, let value):
+            try layout.validate(register: register)
+            try layout.validate(value: value, register: register)
+            return try carry(layout.writeTransfer(register: register, value: value), as: transfer, on: transport)
+        case .readBlock(let register, let count):
+            guard layout.supportsBlockReads else {
+                throw .blockOutOfRange(from: register, count: count, layout: layout)
+            }
+            try layout.validateBlock(from: register, count: count)
+            var reply = RegisterBusReply(bytes: [], exchanges: [])
+            reply.bytes.reserveCapacity(count)
+            for wire in layout.blockReadTransfers(from: register, count: count) {
+                guard case .smbusReadI2CBlock(let command, let length) = wire else { continue }
+                let chunk = try carry(wire, as: .readBlock(reg: RegisterAddress(command), count: length), on: transport)
+                reply.bytes += chunk.bytes
+                reply.exchanges += chunk.exchanges
+            }
+            return reply
         }
-        let bytes = try perform(wire, as: .read(reg: register), on: transport)
-        return layout.value(fromReadBytes: bytes)
-    }
-
-    func write(_ register: RegisterAddress, _ value: RegisterValue, on transport: some I2CTransport) throws(I2CError) {
-        try layout.validate(register: register)
-        try layout.validate(value: value, register: register)
-        _ = try perform(layout.writeTransfer(register: register, value: value),
-                        as: .write(reg: register, value: value), on: transport)
-    }
-
-    func readBlock(from register: RegisterAddress, count: Int, on transport: some I2CTransport) throws(I2CError) -> [UInt8] {
-        guard layout.supportsBlockReads else {
-            throw .blockOutOfRange(from: register, count: count, layout: layout)
-        }
-        try layout.validateBlock(from: register, count: count)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        for wire in layout.blockReadTransfers(from: register, count: count) {
-            guard case .smbusReadI2CBlock(let command, let length) = wire else { continue }
-            bytes += try perform(wire, as: .readBlock(reg: RegisterAddress(command), count: length), on: transport)
-        }
-        return bytes
     }
 
     /// Tries `wire` up to `retry.attempts` times while the error is transient; EINTR is retried without
     /// counting. Checks that a read returned every byte it asked for.
-    func perform(_ wire: I2CWireTransfer, as transfer: RegisterTransfer, on transport: some I2CTransport) throws(I2CError) -> [UInt8] {
+    private func carry(_ wire: I2CWireTransfer, as transfer: RegisterTransfer,
+                       on transport: some I2CTransport) throws(I2CError) -> RegisterBusReply {
+        var exchanges: [RegisterBusExchange] = []
         var attempts = 0
         while true {
             attempts += 1
             let failure: Errno
             do throws(I2CTransportFailure) {
                 let bytes = try transport.perform(wire)
-                if bytes.count == wire.bytesRead { return bytes }
+                if bytes.count == wire.bytesRead {
+                    exchanges.append(RegisterBusExchange(completed(transfer, bytes: bytes), wire: wire))
+                    return RegisterBusReply(bytes: bytes, exchanges: exchanges)
+                }
                 failure = .io     // a short read: the device stopped sending
             } catch {
                 switch error {
@@ -65,6 +71,7 @@ struct RegisterTransferEngine: Sendable {
                 case .bus(let busError): failure = busError
                 }
             }
+            exchanges.append(RegisterBusExchange(.failed(transfer, failure), wire: wire))
             if failure == .interrupted {
                 attempts -= 1
                 continue
@@ -73,6 +80,15 @@ struct RegisterTransferEngine: Sendable {
                 throw .transferFailed(target, transfer, failure, attempts: attempts)
             }
             retry.clock.sleep(for: retry.delay)
+        }
+    }
+
+    /// The event of an acknowledged `transfer` that read `bytes`.
+    private func completed(_ transfer: RegisterTransfer, bytes: [UInt8]) -> RegisterBusEvent {
+        switch transfer {
+        case .write(let reg, let value): .write(reg: reg, value: value)
+        case .read(let reg): .read(reg: reg, value: layout.value(fromReadBytes: bytes))
+        case .readBlock(let reg, _): .readBlock(reg: reg, bytes: bytes)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Codec8_24
 import Testing
 @testable import HAL
 
@@ -77,6 +78,19 @@ struct WM8960VolumeTests {
         #expect(setting.stageDB == [-10, 0] && setting.fineDB == -0.25)
         // 10^(-0.25/20) = 0.97162795157710617; 8.24 rounds to the nearest 2^-24.
         #expect(setting.fineGain.raw == 16_301_212)
+    }
+
+    @Test func theDriversFineRemainderIsWhatThe824StageApplies() throws {
+        let model = WM8960Model(address: try I2CAddress(0x1a), mclk: 12_288_000)
+        let codec = WM8960(bus: model.bus, clock: ManualClock(skipsSleeps: true), mclk: 12_288_000)
+        let setting = try codec.setVolume(-10.25, output: .headphones)
+        var stage = FineGainStage()
+        stage.take(fineGain: setting.fineGain)
+        var samples: [Fixed824] = [.one, Fixed824(raw: -8_388_608)]
+        samples.withUnsafeMutableBufferPointer { stage.process($0, channels: 2) }
+        // -10 dB on the amplifier (1 dB steps, datasheet R2/R3 LOUT1VOL), -0.25 dB in the samples:
+        // 10^(-0.25/20) · 2^24 = 16301212.015, so full scale becomes 16301212 and -0.5 becomes -8150606.
+        #expect(samples.map(\.raw) == [16_301_212, -8_150_606])
     }
 
     @Test func inputPGACodesCoverTheDatasheetRange() {

@@ -13,12 +13,12 @@ struct RegisterCacheTests {
     @Test func updateMergesBitsIntoTheCachedValueAndWritesOnlyChanges() throws {
         let bus = SimulatedRegisterBus(address: try I2CAddress(0x1a), layout: .reg7Value9, registerMap: wm8960Map)
         let cache = RegisterCache(bus: bus, map: wm8960Map)
-        #expect(try cache.update(0x07, mask: 0x00C, value: 0x000))           // WL = 16 bits: 0x00A -> 0x002
-        #expect(try cache.update(0x07, mask: 0x00C, value: 0x000) == false)  // unchanged: no transfer
-        #expect(try cache.update(0x07, mask: 0x003, value: 0x0FF))           // bits outside the mask ignored
-        #expect(try cache.update(0x1A, mask: 0x180, value: 0x180))           // DACL, DACR on
-        #expect(try cache.update(0x1A, mask: 0x060, value: 0x040))           // LOUT1 on, ROUT1 off
-        #expect(try cache.update(0x1A, mask: 0x100, value: 0x000))           // DACL off
+        #expect(try cache.update(0x07, mask: 0x00C, value: 0x000).wrote)           // WL = 16 bits: 0x00A -> 0x002
+        #expect(try cache.update(0x07, mask: 0x00C, value: 0x000).wrote == false)  // unchanged: no transfer
+        #expect(try cache.update(0x07, mask: 0x003, value: 0x0FF).wrote)           // bits outside the mask ignored
+        #expect(try cache.update(0x1A, mask: 0x180, value: 0x180).wrote)           // DACL, DACR on
+        #expect(try cache.update(0x1A, mask: 0x060, value: 0x040).wrote)           // LOUT1 on, ROUT1 off
+        #expect(try cache.update(0x1A, mask: 0x100, value: 0x000).wrote)           // DACL off
         #expect(bus.trace == [
             .write(reg: 0x07, value: 0x002),
             .write(reg: 0x07, value: 0x003),
@@ -51,7 +51,7 @@ struct RegisterCacheTests {
             try cache.update(0x19, mask: 0x002, value: 0x002)
         }
         #expect(cache.cachedValue(0x19) == 0x0C0)
-        #expect(try cache.update(0x19, mask: 0x002, value: 0x002))      // tried again: written this time
+        #expect(try cache.update(0x19, mask: 0x002, value: 0x002).wrote)      // tried again: written this time
         #expect(bus.registerValue(0x19) == 0x0C2)
         #expect(cache.cachedValue(0x19) == 0x0C2)
     }

@@ -20,8 +20,9 @@ public final class PCM512x: RecipeDrivenCodec {
     public let maximumVolumeDB: Double
 
     public internal(set) var powerState: CodecPowerState = .off
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: PCM512xClockPlan?
+    public var transcript: CodecTranscript?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: PCM512xClockPlan?
     private var line: VolumeSetting
 
     public static let wordLengths = [16, 20, 24, 32]
@@ -60,7 +61,7 @@ public final class PCM512x: RecipeDrivenCodec {
         let target = pagedBus.target
         pagedBus.forgetPage()
         do {
-            try resetRecipe.run(on: registers, clock: clock)
+            try run(resetRecipe)
         } catch {
             guard case .transferFailed(_, _, let i2c) = error else { throw error }
             throw .notIdentified(codec: name, evidence: "the reset write was not acknowledged: \(i2c)",
@@ -68,15 +69,16 @@ public final class PCM512x: RecipeDrivenCodec {
                                     + "HAT is seated and powered, and `i2cdetect -y \(target.bus)`")
         }
         pagedBus.chipDidReset()
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        forgetChipState()
         var found: [String] = []
         for check in PCM512xRegister.identityChecks {
             let value: RegisterValue
             do {
-                value = try pagedBus.read(check.register)
+                let reply = try pagedBus.perform(.read(reg: check.register))
+                value = pagedBus.layout.value(fromReadBytes: reply.bytes)
+                transcript?.append(driverTransfer: reply.exchanges, in: resetRecipe.name,
+                                   reason: "identification: P0 R\(check.register) resets to "
+                                       + I2CHex.value(check.value, bits: 8) + " on a PCM512x")
             } catch {
                 throw .notIdentified(codec: name, evidence: "a chip at \(target) took the reset but the read-back "
                                         + "of P0 R\(check.register) failed: \(error)",
@@ -91,23 +93,11 @@ public final class PCM512x: RecipeDrivenCodec {
             }
             found.append("R\(check.register)=\(I2CHex.value(value, bits: 8))")
         }
-        try setupRecipe.run(on: registers, clock: clock)
+        try run(setupRecipe)
         return CodecIdentity(name: name, chipID: nil,
                              evidence: "no ID register; after reset page 0 " + found.joined(separator: " ")
                                 + " read back at their reset values at \(target)")
     }
-
-    public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let (recipe, plan) = try configuration(format)
-        try recipe.run(on: registers, clock: clock)
-        self.format = format
-        clockPlan = plan
-    }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output == .line else {
@@ -131,8 +121,7 @@ public final class PCM512x: RecipeDrivenCodec {
         let setting = PCM512xVolumeSplit.split(Swift.min(dB, maximumVolumeDB), output: .line)
         // Only a playing chip is written; otherwise the level applies at power-up or wake.
         if powerState == .on {
-            try CodecRecipe("PCM5122 line volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("PCM5122 line volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         line = setting
         return setting
@@ -174,13 +163,9 @@ public final class PCM512x: RecipeDrivenCodec {
         return CodecRecipe("PCM5122 setup", steps)
     }
 
-    /// The clock tree, word length and framing for `format`; on a playing chip wrapped in a soft mute and
-    /// standby, since the clocks must not change under a running DAC.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configuration(format).recipe
-    }
-
-    private func configuration(_ format: CodecStreamFormat) throws(CodecError) -> (recipe: CodecRecipe, plan: PCM512xClockPlan) {
+    /// The PLL and dividers for `format` from SCK or from BCLK, whose rate the board's I2S frame sets; the
+    /// chip runs as a clock consumer only.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> PCM512xClockPlan {
         guard format.role == .consumer else {
             throw .unsupportedMasterClock(codec: name, mclk: clockSource.nominalMasterClock,
                                           reason: "this driver runs the PCM5122 as a clock consumer; let the SoC "
@@ -194,7 +179,12 @@ public final class PCM512x: RecipeDrivenCodec {
         if case .bitClock = clockSource, let bits = format.frame.bitsPerFrame(rate: format.sampleRate) {
             source = .bitClock(bitsPerFrame: bits)
         }
-        let plan = try PCM512xClockPlan.plan(source: source, rate: format.sampleRate)
+        return try PCM512xClockPlan.plan(source: source, rate: format.sampleRate)
+    }
+
+    /// The clock tree, word length and framing for `format`; on a playing chip wrapped in a soft mute and
+    /// standby, since the clocks must not change under a running DAC.
+    func configureRecipe(_ format: CodecStreamFormat, plan: PCM512xClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: Self.wordLengths)
@@ -270,7 +260,7 @@ public final class PCM512x: RecipeDrivenCodec {
                         reason: "soft unmute: the digital volume ramps back up"),
             ]
         }
-        return (CodecRecipe("PCM5122 configure \(format)", steps), plan)
+        return CodecRecipe("PCM5122 configure \(format)", steps)
     }
 
     /// Standby to playing: muted, auto-mute and ramps as the split needs them, the volume set, then out

@@ -37,42 +37,35 @@ public final class PagedRegisterBus: RegisterBus, @unchecked Sendable {
     /// Forgets the page: the next transfer selects it again (after a power cycle, say).
     public func forgetPage() { lock.locked { page = nil } }
 
-    public func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue {
-        try onPage(of: register) { wire throws(I2CError) in try bus.read(wire) }
-    }
-
-    public func write(_ register: RegisterAddress, _ value: RegisterValue) throws(I2CError) {
-        try onPage(of: register) { wire throws(I2CError) in
-            try bus.write(wire, value)
-            // A write to the page register itself moves the chip to that page.
-            if wire == pageRegister { page = Int(value) }
+    /// Selects the register's page if the chip is on another, then carries the transfer to its wire
+    /// register. The reply's exchanges name virtual registers (page 1's register 2 is 0x102), the page
+    /// select first when there was one.
+    public func perform(_ transfer: RegisterTransfer) throws(I2CError) -> RegisterBusReply {
+        let register = transfer.register
+        if case .readBlock(_, let count) = transfer {
+            let offset = Int(register) % pageSize
+            guard count >= 1, offset + count <= pageSize else {
+                throw .blockOutOfRange(from: register, count: count, layout: layout)
+            }
         }
-    }
-
-    public func readBlock(from register: RegisterAddress, count: Int) throws(I2CError) -> [UInt8] {
-        let offset = Int(register) % pageSize
-        guard count >= 1, offset + count <= pageSize else {
-            throw .blockOutOfRange(from: register, count: count, layout: layout)
-        }
-        return try onPage(of: register) { wire throws(I2CError) in try bus.readBlock(from: wire, count: count) }
-    }
-
-    /// Runs `transfer` with the wire register of `register`, after selecting its page if needed. Under the
-    /// lock.
-    private func onPage<T>(of register: RegisterAddress,
-                           _ transfer: (RegisterAddress) throws(I2CError) -> T) throws(I2CError) -> T {
         let wanted = Int(register) / pageSize
         let wire = RegisterAddress(Int(register) % pageSize)
         guard wanted <= Int(layout.maxValue) else { throw .registerOutOfRange(register, layout: layout) }
-        let outcome: Result<T, I2CError> = lock.locked {
-            Result { () throws(I2CError) -> T in
+        let outcome: Result<RegisterBusReply, I2CError> = lock.locked {
+            Result { () throws(I2CError) -> RegisterBusReply in
+                var selects: [RegisterBusExchange] = []
                 // The page register is the same on every page: it needs no select.
                 if wire != pageRegister && page != wanted {
                     page = nil
-                    try bus.write(pageRegister, RegisterValue(wanted))
+                    selects = try bus.perform(.write(reg: pageRegister, value: RegisterValue(wanted))).exchanges
                     page = wanted
                 }
-                return try transfer(wire)
+                var reply = try bus.perform(transfer.addressed(to: wire))
+                // A write to the page register itself moves the chip to that page.
+                if case .write(_, let value) = transfer, wire == pageRegister { page = Int(value) }
+                let base = wire == pageRegister ? 0 : RegisterAddress(wanted * pageSize)
+                reply.exchanges = selects + reply.exchanges.map { RegisterBusExchange($0.event.moved(by: base), wire: $0.wire) }
+                return reply
             }
         }
         return try outcome.get()

@@ -26,8 +26,9 @@ public final class SGTL5000: RecipeDrivenCodec {
     public let volumeSplit: SGTL5000VolumeSplit
 
     public internal(set) var powerState: CodecPowerState = .off
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: SGTL5000ClockPlan?
+    public var transcript: CodecTranscript?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: SGTL5000ClockPlan?
     public private(set) var output: CodecOutput = .headphones
     /// Which EQ runs the last preset given to `apply(preset:)`, and why.
     public private(set) var activeEQPath: EQPath = .software("no preset applied: the DAP is bypassed")
@@ -85,11 +86,8 @@ public final class SGTL5000: RecipeDrivenCodec {
                                  hint: "Check the board file's codec and I2C address")
         }
         let power = try readChip(R.analogPower, reason: "reading CHIP_ANA_POWER")
-        try resetRecipe(vagWasOn: power & B.vagPowerUp != 0, analogPower: power).run(on: registers, clock: clock)
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        try run(resetRecipe(vagWasOn: power & B.vagPowerUp != 0, analogPower: power))
+        forgetChipState()
         eqPlan = nil
         eqPreset = nil
         activeEQPath = .software("no preset applied: the DAP is bypassed")
@@ -99,18 +97,10 @@ public final class SGTL5000: RecipeDrivenCodec {
     }
 
     public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let plan = try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
-        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
-        self.format = format
-        clockPlan = plan
+        try configureClocks(format)
         // The PEQ's coefficients belong to a sample rate: plan the preset again for the new one.
         if let eqPreset { try apply(preset: eqPreset) }
     }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output != .speaker else {
@@ -122,7 +112,7 @@ public final class SGTL5000: RecipeDrivenCodec {
             var steps = outputOffSteps(self.output)
             steps += outputOnSteps(output)
             steps.append(unmuteStep(output))
-            try CodecRecipe("SGTL5000 output \(self.output) -> \(output)", steps).run(on: registers, clock: clock)
+            try run(CodecRecipe("SGTL5000 output \(self.output) -> \(output)", steps))
         }
         self.output = output
     }
@@ -137,7 +127,7 @@ public final class SGTL5000: RecipeDrivenCodec {
         let gain = SGTL5000VolumeSplit.inputGain(pgaGainDB, microphone: !lineIn)
         self.input = (lineIn, micBias, gain)
         if powerState == .on {
-            try CodecRecipe("SGTL5000 input \(input)", inputSteps()).run(on: registers, clock: clock)
+            try run(CodecRecipe("SGTL5000 input \(input)", inputSteps()))
         }
         return lineIn ? gain.adcDB : gain.totalDB
     }
@@ -152,8 +142,7 @@ public final class SGTL5000: RecipeDrivenCodec {
         volumes[output] = setting
         // Only the selected output's registers are written (the DAC volume is shared); others apply on selection.
         if powerState == .on && output == self.output {
-            try CodecRecipe("SGTL5000 \(output) volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("SGTL5000 \(output) volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         return setting
     }
@@ -168,7 +157,7 @@ public final class SGTL5000: RecipeDrivenCodec {
     @discardableResult
     public func apply(preset: EQPreset) throws(CodecError) -> EQPath {
         let plan = SGTL5000Equalizer.plan(preset, sampleRate: Double(format?.sampleRate ?? 48_000))
-        try eqRecipe(plan).run(on: registers, clock: clock)
+        try run(eqRecipe(plan))
         eqPlan = plan
         eqPreset = preset
         activeEQPath = plan.path
@@ -226,13 +215,13 @@ public final class SGTL5000: RecipeDrivenCodec {
         return CodecRecipe("SGTL5000 reset", steps)
     }
 
-    /// Clocks, word length and framing; wrapped in a DAC mute when the outputs are live.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configureRecipe(format, plan: try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role))
+    /// The PLL or MCLK ratio that makes `format`'s rate, as clock consumer or provider.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> SGTL5000ClockPlan {
+        try SGTL5000ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
     }
 
-    /// The recipe for `format` with its clock plan already made.
-    private func configureRecipe(_ format: CodecStreamFormat, plan: SGTL5000ClockPlan) throws(CodecError) -> CodecRecipe {
+    /// Clocks, word length and framing; wrapped in a DAC mute when the outputs are live.
+    func configureRecipe(_ format: CodecStreamFormat, plan: SGTL5000ClockPlan) throws(CodecError) -> CodecRecipe {
         let lengths: [Int: RegisterValue] = [32: 0, 24: 1, 20: 2, 16: 3]
         let allowed = format.format == .rightJustified ? [20, 24] : [16, 20, 24, 32]
         guard allowed.contains(format.wordLength), let lengthCode = lengths[format.wordLength] else {
@@ -444,7 +433,10 @@ public final class SGTL5000: RecipeDrivenCodec {
     /// Reads `register` straight from the chip; no answer means no SGTL5000 there.
     private func readChip(_ register: RegisterAddress, reason: String) throws(CodecError) -> RegisterValue {
         do {
-            return try registers.bus.read(register)
+            let bus = registers.bus
+            let reply = try bus.perform(.read(reg: register))
+            transcript?.append(driverTransfer: reply.exchanges, in: "SGTL5000 reset", reason: reason)
+            return bus.layout.value(fromReadBytes: reply.bytes)
         } catch {
             throw .notIdentified(codec: name, evidence: "\(reason) at \(registers.bus.target) failed: \(error)",
                                  hint: "Check the board file's I2C bus and address, and that the HAT is seated")

@@ -20,8 +20,9 @@ public final class WM8731: RecipeDrivenCodec {
     public let maximumVolumeDB: Double
 
     public internal(set) var powerState: CodecPowerState = .off
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: WM8731ClockPlan?
+    public var transcript: CodecTranscript?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: WM8731ClockPlan?
     private var headphones: VolumeSetting
     /// The selected input as its register values, applied when powered (nil: no input).
     private var input: (microphone: Bool, boost: Bool, lineCode: RegisterValue)?
@@ -53,26 +54,11 @@ public final class WM8731: RecipeDrivenCodec {
 
     @discardableResult
     public func reset() throws(CodecError) -> CodecIdentity {
-        try resetRecipe.run(on: registers, clock: clock)
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        try run(resetRecipe)
+        forgetChipState()
         return CodecIdentity(name: name, chipID: nil,
                              evidence: "no ID register; acknowledged the reset write at \(registers.bus.target)")
     }
-
-    public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let plan = try clockPlan(for: format)
-        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
-        self.format = format
-        clockPlan = plan
-    }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output == .headphones else {
@@ -100,7 +86,7 @@ public final class WM8731: RecipeDrivenCodec {
                                     + "input; use microphone or line")
         }
         if powerState == .on {
-            try CodecRecipe("WM8731 input \(input)", inputSteps(chosen)).run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8731 input \(input)", inputSteps(chosen)))
         }
         self.input = chosen
         return gain
@@ -116,8 +102,7 @@ public final class WM8731: RecipeDrivenCodec {
         let setting = WM8731VolumeSplit.split(Swift.min(dB, maximumVolumeDB), output: output)
         // Only powered outputs are written; otherwise the level applies at power-up.
         if powerState == .on {
-            try CodecRecipe("WM8731 headphones volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8731 headphones volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         headphones = setting
         return setting
@@ -137,14 +122,10 @@ public final class WM8731: RecipeDrivenCodec {
 
     /// Word length, framing and the sampling-control row. The datasheet allows R7/R8 changes only while
     /// the interface is inactive, so a live codec is soft-muted and deactivated around them.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configureRecipe(format, plan: try clockPlan(for: format))
-    }
-
     /// The rate's row, checked against the board's I2S frame: as provider in USB mode the WM8731 makes BCLK
     /// at 12 MHz, so the Pi must frame `divisor` bit clocks (the machine driver's bclk_ratio), and bcm2835-i2s
     /// can frame at most 1024 (8 kHz would need 1500).
-    private func clockPlan(for format: CodecStreamFormat) throws(CodecError) -> WM8731ClockPlan {
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> WM8731ClockPlan {
         let plan = try WM8731ClockPlan.plan(mclk: mclk, rate: format.sampleRate, role: format.role)
         if let problem = format.frame.problem(rate: format.sampleRate, wordLength: format.wordLength) {
             throw .frameMismatch(codec: name, frame: format.frame, reason: problem)
@@ -158,7 +139,7 @@ public final class WM8731: RecipeDrivenCodec {
     }
 
     /// The recipe for `format` with its clock plan already made.
-    private func configureRecipe(_ format: CodecStreamFormat, plan: WM8731ClockPlan) throws(CodecError) -> CodecRecipe {
+    func configureRecipe(_ format: CodecStreamFormat, plan: WM8731ClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: [16, 20, 24, 32])

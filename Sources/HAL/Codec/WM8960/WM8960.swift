@@ -12,8 +12,9 @@ public final class WM8960: RecipeDrivenCodec {
     public let maximumVolumeDB: Double
 
     public internal(set) var powerState: CodecPowerState = .off
-    public private(set) var format: CodecStreamFormat?
-    public private(set) var clockPlan: WM8960ClockPlan?
+    public var transcript: CodecTranscript?
+    public internal(set) var format: CodecStreamFormat?
+    public internal(set) var clockPlan: WM8960ClockPlan?
     public private(set) var output: CodecOutput = .headphones
     private var volumes: [CodecOutput: VolumeSetting] = [:]
     /// The selected input as its register values, applied when powered (nil: no input).
@@ -51,26 +52,11 @@ public final class WM8960: RecipeDrivenCodec {
 
     @discardableResult
     public func reset() throws(CodecError) -> CodecIdentity {
-        try resetRecipe.run(on: registers, clock: clock)
-        registers.resetToDefaults()
-        powerState = .off
-        format = nil
-        clockPlan = nil
+        try run(resetRecipe)
+        forgetChipState()
         return CodecIdentity(name: name, chipID: nil,
                              evidence: "no ID register; acknowledged the reset write at \(registers.bus.target)")
     }
-
-    public func configure(_ format: CodecStreamFormat) throws(CodecError) {
-        let plan = try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
-        try configureRecipe(format, plan: plan).run(on: registers, clock: clock)
-        self.format = format
-        clockPlan = plan
-    }
-
-    public func powerUp() throws(CodecError) { try changePower(.powerUp) }
-    public func powerDown() throws(CodecError) { try changePower(.powerDown) }
-    public func standby() throws(CodecError) { try changePower(.standby) }
-    public func wake() throws(CodecError) { try changePower(.wake) }
 
     public func select(output: CodecOutput) throws(CodecError) {
         guard output != .line else {
@@ -81,7 +67,7 @@ public final class WM8960: RecipeDrivenCodec {
         if powerState == .on {
             var steps = outputOffSteps(self.output)
             steps += outputOnSteps(output)
-            try CodecRecipe("WM8960 output \(self.output) -> \(output)", steps).run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8960 output \(self.output) -> \(output)", steps))
         }
         self.output = output
     }
@@ -101,8 +87,7 @@ public final class WM8960: RecipeDrivenCodec {
         }
         let code = WM8960VolumeSplit.inputCode(pgaGainDB)
         if powerState == .on {
-            try CodecRecipe("WM8960 input \(input)", inputSteps(path: path, micBias: micBias, code: code))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8960 input \(input)", inputSteps(path: path, micBias: micBias, code: code)))
         }
         self.input = (path, micBias, code)
         return WM8960VolumeSplit.inputDB(code: code)
@@ -117,8 +102,7 @@ public final class WM8960: RecipeDrivenCodec {
         let setting = WM8960VolumeSplit.split(Swift.min(dB, maximumVolumeDB), output: output)
         // Only a powered output's registers are written; the others apply at power-up or selection.
         if powerState == .on && output == self.output {
-            try CodecRecipe("WM8960 \(output) volume \(setting.levelDB) dB", volumeSteps(setting))
-                .run(on: registers, clock: clock)
+            try run(CodecRecipe("WM8960 \(output) volume \(setting.levelDB) dB", volumeSteps(setting)))
         }
         volumes[output] = setting
         return setting
@@ -136,13 +120,13 @@ public final class WM8960: RecipeDrivenCodec {
         ])
     }
 
-    /// Clocks, word length and framing; wrapped in a DAC soft mute when the outputs are live.
-    public func configureRecipe(_ format: CodecStreamFormat) throws(CodecError) -> CodecRecipe {
-        try configureRecipe(format, plan: try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate))
+    /// The MCLK divisions or PLL that make `format`'s rate.
+    func plan(for format: CodecStreamFormat) throws(CodecError) -> WM8960ClockPlan {
+        try WM8960ClockPlan.plan(mclk: mclk, rate: format.sampleRate)
     }
 
-    /// The recipe for `format` with its clock plan already made.
-    private func configureRecipe(_ format: CodecStreamFormat, plan: WM8960ClockPlan) throws(CodecError) -> CodecRecipe {
+    /// Clocks, word length and framing; wrapped in a DAC soft mute when the outputs are live.
+    func configureRecipe(_ format: CodecStreamFormat, plan: WM8960ClockPlan) throws(CodecError) -> CodecRecipe {
         let wordCodes: [Int: RegisterValue] = [16: 0, 20: 1, 24: 2, 32: 3]
         guard let wordCode = wordCodes[format.wordLength] else {
             throw .unsupportedWordLength(codec: name, bits: format.wordLength, supported: [16, 20, 24, 32])
