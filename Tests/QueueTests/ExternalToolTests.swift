@@ -13,7 +13,6 @@ func sameLength(_ ours: [Int32], _ theirs: [Int32], format: StreamFormat) -> Boo
 
 /// Files written by sox and ffmpeg read back to the samples those tools decode, and files written here decode
 /// in those tools to the samples written.
-@Suite(.enabled(if: toolAvailable("sox") && toolAvailable("ffmpeg")))
 struct ExternalToolTests {
     /// sox-generated files: (file name, sox output options, tolerance in sox 32-bit units).
     static let soxCases: [(String, [String], Int64)] = [

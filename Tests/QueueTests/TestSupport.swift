@@ -1,6 +1,7 @@
 import Codec8_24
 import Foundation
 import TestSupport
+import Testing
 @testable import Queue
 
 /// A fresh directory per test, removed at the end.
@@ -36,7 +37,15 @@ func run(_ tool: String, _ arguments: [String]) throws -> Data {
 
 struct ToolError: Error, CustomStringConvertible { let message: String; var description: String { message } }
 
-func toolAvailable(_ tool: String) -> Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool) }
+/// Whether a reference tool is installed; a missing one fails the test that needs it (a reference check that
+/// quietly does nothing would pass without checking anything). `make test` installs them (image/host-deps.sh).
+func toolAvailable(_ tool: String) -> Bool {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/" + tool) else {
+        Issue.record("reference tool /usr/bin/\(tool) is missing: run image/host-deps.sh host")
+        return false
+    }
+    return true
+}
 
 /// The samples sox decodes from `path`, as signed 32-bit (sox's internal format), interleaved.
 func soxSamples(_ path: String) throws -> [Int32] {

@@ -28,8 +28,10 @@ struct EQCommandTests {
     }
 
     /// The band table must be precise enough to rebuild the response: a one-octave bell has
-    /// Q = 1 / (2 sinh(ln 2 / 2)) = √2 (RBJ Audio EQ Cookbook, bandwidth to Q), which two decimals printed as 1.41;
-    /// the centres are ISO 266's nominal octave frequencies.
+    /// Q = 1 / (2 sinh(ln 2 / 2)) = √2 (RBJ Audio EQ Cookbook, bandwidth to Q), which two decimals printed as 1.41.
+    /// The centres and gains are the Rock preset's design (GraphicEQ's ten centres, 31 and 62 Hz as consumer
+    /// ten-band EQs label ISO 266's 31.5 and 63 Hz; the preset table's gains): what is checked here is that the
+    /// printed numbers read back as exactly those design values ("1 kHz" used to read back as 1).
     @Test func showPrintsQAndFrequenciesThatReadBackExactly() throws {
         let result = try ApplianceBinary.run(["eq", "show", "rock"])
         #expect(result.status == 0)

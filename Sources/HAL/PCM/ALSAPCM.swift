@@ -385,10 +385,7 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
             if direction == .capture {
                 let waiting = Int64(status.waitingCapture)
                 xruns.recordXrun(at: status.triggerTime, frame: frames + waiting)
-                var stopped = status.time - status.triggerTime
-                if stopped < .zero { stopped = .zero }
-                let notCaptured = stopped.nanoseconds.multipliedFullWidth(by: Int64(parameters.rate))
-                streamFrames.wrappingAdd(waiting + Int64(1_000_000_000).dividingFullWidth(notCaptured).quotient,
+                streamFrames.wrappingAdd(waiting + status.framesMissedWhileStopped(rate: parameters.rate),
                                          ordering: .relaxed)
             } else {
                 // Playback stops when everything written has played (stop threshold = buffer size).

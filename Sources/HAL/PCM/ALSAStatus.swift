@@ -41,6 +41,25 @@ struct ALSAStatus {
         triggerTime = Timestamp(reading.5)
     }
 
+    /// A reading made up by a test.
+    init(state: snd_pcm_state_t, available: Int, delay: Int = 0, time: Timestamp, triggerTime: Timestamp) {
+        self.state = state
+        self.available = available
+        self.delay = delay
+        self.time = time
+        self.triggerTime = triggerTime
+    }
+
+    /// Capture frames the device clock ran on while the stream stood stopped after an overrun: from the
+    /// trigger time (the stop) to this reading's time, at `rate`. A plugin that keeps no trigger time (zero)
+    /// or one later than the reading's own time tells nothing of the gap, and none is counted: seconds
+    /// since boot times the rate would be a far worse guess than the frames known to be waiting.
+    func framesMissedWhileStopped(rate: Int) -> Int64 {
+        guard triggerTime != .zero, triggerTime <= time else { return 0 }
+        let stopped = time.nanoseconds - triggerTime.nanoseconds
+        return Int64(1_000_000_000).dividingFullWidth(stopped.multipliedFullWidth(by: Int64(rate))).quotient
+    }
+
     /// Playback frames written and not yet played: the delay while the device runs; otherwise the part
     /// of the buffer that is not free (a prepared stream holds what was written before its start).
     func queuedPlayback(bufferFrames: Int) -> Int {

@@ -14,9 +14,19 @@ public enum AtomicFile {
         return "\(prefix).\(name).\(CurrentProcess.id).tmp"
     }
 
-    /// Creates the temporary file for `target` (it must not exist yet).
+    /// Creates the temporary file for `target`. One left behind under the same name is a leftover of an
+    /// earlier run that was cut off before its rename (an appliance boots the same way each time, so its
+    /// daemon often gets the same pid again): it held nothing anyone reads, so it is removed and the name
+    /// taken again, or every later write of `target` would fail until someone deleted it by hand. A process
+    /// writes a given target from one place at a time, so the name is never another writer's live file.
     public static func createTemporary(for target: String) throws(SystemError) -> FileDescriptor {
-        try FileDescriptor(opening: temporaryPath(for: target), .createNew)
+        let temporary = temporaryPath(for: target)
+        do throws(SystemError) {
+            return try FileDescriptor(opening: temporary, .createNew)
+        } catch where error.errno == .exists {
+            abandon(temporary)
+            return try FileDescriptor(opening: temporary, .createNew)
+        }
     }
 
     /// Finishes a temporary file from `createTemporary`: fsync it, close it, rename it over `target`, fsync

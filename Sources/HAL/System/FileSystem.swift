@@ -51,10 +51,6 @@ public enum FileSystem {
         guard Syscalls.unlink(path) == 0 else { throw SystemError.current("remove", path: path) }
     }
 
-    public static func makeDirectory(_ path: String, permissions: UInt32 = 0o755) throws(SystemError) {
-        guard Syscalls.mkdir(path, mode_t(permissions)) == 0 else { throw SystemError.current("make the directory", path: path) }
-    }
-
     /// fsync on a directory: the names created, renamed or removed in it reach the storage. A file system that
     /// cannot sync directories says EINVAL (fsync(2): "fd is bound to a special file ... which does not support
     /// synchronization"); there is nothing more to do then, so that is not an error.

@@ -78,10 +78,6 @@ enum Syscalls {
         return Glibc.unlink(path)
     }
 
-    static func mkdir(_ path: String, _ mode: mode_t) -> Int32 {
-        Glibc.mkdir(path, mode)
-    }
-
     static func readlink(_ path: String, _ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         Glibc.readlink(path, buffer, count)
     }

@@ -49,6 +49,17 @@ struct AtomicFileTests {
         }
     }
 
+    /// A power cut between the temporary file's creation and its rename leaves it behind; the next boot's
+    /// daemon often has the same pid, so the same temporary name. That must not block every later write.
+    @Test func aTemporaryFileLeftByAnEarlierRunDoesNotBlockTheNextWrite() throws {
+        let directory = TemporaryDirectory()
+        let target = directory.file("settings.json")
+        FileManager.default.createFile(atPath: AtomicFile.temporaryPath(for: target), contents: Data([1, 2, 3]))
+        try AtomicFile.write(Array("{}".utf8), to: target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "{}")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["settings.json"])
+    }
+
     @Test func aTemporaryFileThatIsAbandonedLeavesTheTargetAsItWas() throws {
         let directory = TemporaryDirectory()
         let target = directory.file("take.wav")
