@@ -17,13 +17,14 @@ struct HALPCMCommand: ParsableCommand {
         @Option(name: .customLong("periods")) var periodCount: Int = 4
 
         func open(_ direction: PCMDirection, format override: PCMSampleFormat? = nil, rate rateOverride: Int? = nil,
-                  channels channelsOverride: Int? = nil) throws -> ALSAPCM {
+                  channels channelsOverride: Int? = nil, usesHardwarePause: Bool = true) throws -> ALSAPCM {
             guard let sampleFormat = override ?? PCMSampleFormat(alsaName: format) else {
                 throw HALCommandError("unknown format '\(format)' (S16_LE, S24_LE, S32_LE, FLOAT_LE)")
             }
             let configuration = PCMConfiguration(format: sampleFormat, rate: rateOverride ?? rate,
                                                  channels: channelsOverride ?? channels,
-                                                 periodFrames: periodFrames, periodCount: periodCount)
+                                                 periodFrames: periodFrames, periodCount: periodCount,
+                                                 usesHardwarePause: usesHardwarePause)
             do throws(PCMError) {
                 let pcm = try ALSAPCM(name: device, direction: direction, configuration: configuration)
                 emit("opened \(direction) \(device): \(pcm.parameters)")

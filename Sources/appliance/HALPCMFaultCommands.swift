@@ -6,15 +6,31 @@ import HAL
 /// what the kernel shows in /proc/asound/.../status while the stream stands stopped.
 extension HALPCMCommand.Stream {
     /// Opens the stream, runs `body` on it and closes it; a `PCMError` becomes the command's error.
-    func run(_ direction: PCMDirection, _ body: (ALSAPCM) throws(PCMError) -> Void) throws {
-        let pcm = try open(direction)
+    /// `usesHardwarePause: false` treats the device as one without pause (as the Pi's bcm2835-i2s).
+    func run(_ direction: PCMDirection, usesHardwarePause: Bool = true,
+             _ body: (ALSAPCM) throws(PCMError) -> Void) throws {
+        let pcm = try open(direction, usesHardwarePause: usesHardwarePause)
         defer { pcm.close() }
         do throws(PCMError) { try body(pcm) } catch { throw HALCommandError(error) }
     }
 }
 
 extension HALPCMCommand {
-    /// Writes silence until `frames` frames are written; returns what was written.
+    /// The largest frame count, duration or time a fault command takes: a day of frames at 384 kHz, a day
+    /// of seconds or milliseconds, so that counts times rates cannot overflow.
+    static let frameLimit = 86_400 * 384_000
+    static let secondsLimit = 86_400
+    static let millisecondsLimit = 86_400_000
+
+    /// Refuses an option outside `range`, naming it: these commands multiply and sleep with them.
+    static func check(_ value: Int, _ range: ClosedRange<Int>, option: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("--\(option) \(value) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+    }
+
+    /// Writes silence until `frames` frames are written, or until the device takes none (a write of 0:
+    /// it would take none the next time either); returns what was written.
     static func writeSilence(_ pcm: ALSAPCM, frames: Int) throws(PCMError) -> Int {
         let chunk = pcm.parameters.periodFrames
         let silence = [UInt8](repeating: 0, count: chunk * pcm.parameters.bytesPerFrame)
@@ -25,7 +41,9 @@ extension HALPCMCommand {
                 let part = UnsafeRawBufferPointer(rebasing: bytes[0..<(step * pcm.parameters.bytesPerFrame)])
                 do throws(PCMError) { return .success(try pcm.write(part)) } catch { return .failure(error) }
             }
-            done += try written.get()
+            let count = try written.get()
+            if count == 0 { break }
+            done += count
         }
         return done
     }
@@ -61,6 +79,11 @@ extension HALPCMCommand {
         @Option(help: "Frames to play before stalling.") var frames: Int = 16384
         @Option(name: .customLong("stall-ms")) var stallMilliseconds: Int = 3000
 
+        func validate() throws {
+            try check(frames, 0...frameLimit, option: "frames")
+            try check(stallMilliseconds, 0...millisecondsLimit, option: "stall-ms")
+        }
+
         func run() throws {
             try stream.run(.playback) { pcm throws(PCMError) in
                 let written = try writeSilence(pcm, frames: frames)
@@ -82,6 +105,11 @@ extension HALPCMCommand {
         @OptionGroup var stream: Stream
         @Option(help: "Frames to capture before stalling.") var frames: Int = 16384
         @Option(name: .customLong("stall-ms")) var stallMilliseconds: Int = 3000
+
+        func validate() throws {
+            try check(frames, 0...frameLimit, option: "frames")
+            try check(stallMilliseconds, 0...millisecondsLimit, option: "stall-ms")
+        }
 
         func run() throws {
             try stream.run(.capture) { pcm throws(PCMError) in
@@ -106,12 +134,18 @@ extension HALPCMCommand {
         @OptionGroup var stream: Stream
         @Option(help: "Seconds to play.") var seconds: Int = 12
 
+        func validate() throws { try check(seconds, 1...secondsLimit, option: "seconds") }
+
         func run() throws {
             try stream.run(.playback) { pcm throws(PCMError) in
                 let total = seconds * pcm.parameters.rate
                 var done = try writeSilence(pcm, frames: pcm.parameters.bufferFrames)
                 emit("playing state=\(pcm.state)")
-                while done < total { done += try writeSilence(pcm, frames: pcm.parameters.periodFrames) }
+                while done < total {
+                    let more = try writeSilence(pcm, frames: pcm.parameters.periodFrames)
+                    if more == 0 { break }   // the device takes no more: report what was written
+                    done += more
+                }
                 try pcm.drain()
                 emit("suspend \(report(pcm)) written=\(done) position=\(try pcm.framePosition().frame)")
             }
@@ -119,21 +153,30 @@ extension HALPCMCommand {
     }
 
     /// Captures `frames` frames, drains, holds the drained stream for `hold` (the rig reads the kernel's
-    /// view of it then), and reads the tail until the end of the stream.
+    /// view of it then), and reads the tail until the end of the stream. `--no-pause` drains as on a
+    /// device without pause (the Pi's bcm2835-i2s): the tail is read from the running ring, so a hold
+    /// longer than the buffer time loses it (counted as an overrun).
     struct Tail: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Drain a capture and read its tail.")
         @OptionGroup var stream: Stream
         @Option(help: "Frames to capture before draining.") var frames: Int = 16384
         @Option(name: .customLong("wait-ms"), help: "Let frames gather unread before draining.") var waitMilliseconds: Int = 40
         @Option(name: .customLong("hold-ms")) var holdMilliseconds: Int = 2000
+        @Flag(name: .customLong("no-pause"), help: "Drain as on a device without hardware pause.") var noPause = false
+
+        func validate() throws {
+            try check(frames, 0...frameLimit, option: "frames")
+            try check(waitMilliseconds, 0...millisecondsLimit, option: "wait-ms")
+            try check(holdMilliseconds, 0...millisecondsLimit, option: "hold-ms")
+        }
 
         func run() throws {
-            try stream.run(.capture) { pcm throws(PCMError) in
+            try stream.run(.capture, usesHardwarePause: !noPause) { pcm throws(PCMError) in
                 let read = try HALPCMCommand.read(pcm, frames: frames)
                 SystemClock.shared.sleep(for: .milliseconds(waitMilliseconds))
                 try pcm.drain()
                 let drained = try pcm.framePosition().frame
-                emit("drained read=\(read) state=\(pcm.state) position=\(drained)")
+                emit("drained read=\(read) state=\(pcm.state) position=\(drained) pause=\(pcm.canPause)")
                 SystemClock.shared.sleep(for: .milliseconds(holdMilliseconds))
                 let tail = try HALPCMCommand.read(pcm, frames: Int.max)
                 emit("tail frames=\(tail) state=\(pcm.state) position=\(try pcm.framePosition().frame) \(report(pcm))")

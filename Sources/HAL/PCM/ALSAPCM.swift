@@ -35,7 +35,7 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
     /// discarded by a prepare after an overrun, or never captured while an overrun stopped the device).
     private let streamFrames = Atomic<Int64>(0)
     /// Capture after `drain()`: frames of the tail still to read (`noTail` when not draining); the
-    /// stream is paused or draining while some are left.
+    /// stream is paused (a device that can pause) or still running (one that cannot) while some are left.
     private let tailFrames = Atomic<Int>(ALSAPCM.noTail)
     private static let noTail = -1
 
@@ -82,7 +82,7 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
                                             bufferFrames: granted.bufferFrames, startThreshold: startThreshold,
                                             availMin: granted.periodFrames)
             self.capabilities = offered
-            self.canPause = granted.canPause
+            self.canPause = granted.canPause && configuration.usesHardwarePause
         } catch {
             snd_pcm_close(pcm)
             throw error
@@ -130,8 +130,9 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
     public var state: PCMState {
         (try? using("query state") { pcm in
             let state = PCMState(snd_pcm_state(pcm))
-            // A capture drained by pausing reads as draining until its tail is read.
-            return state == .paused && tailFrames.load(ordering: .relaxed) > 0 ? .draining : state
+            // A drained capture reads as draining until its tail is read, paused or running under it.
+            let tailLeft = tailFrames.load(ordering: .relaxed) > 0
+            return tailLeft && (state == .paused || state == .running) ? .draining : state
         }) ?? .closed
     }
 
@@ -222,6 +223,11 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
 
     /// Reads from the tail a capture drain kept: exactly the frames that were waiting when it stopped,
     /// then 0 (end of stream) with the stream stopped (setup).
+    ///
+    /// On a device that cannot pause the hardware runs on under the tail, so the tail is there for one
+    /// buffer time after the drain: a reader slower than that meets an overrun (EPIPE). The frames of the
+    /// tail not yet read are then lost: the overrun is counted at the end of the stream (the drain's
+    /// frame), they are counted as captured, as an overrun's discarded frames are, and the stream ends.
     private func readTail(_ pcm: OpaquePointer, into base: UnsafeMutableRawPointer, frames total: Int)
         throws(PCMError) -> Int {
         var done = 0
@@ -236,6 +242,16 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
                 tailFrames.store(left - result, ordering: .relaxed)
             } else if result == -EINTR {
                 continue
+            } else if result == -EAGAIN {
+                // Only through a plugin that moves frames late: wait for them, or let a non-blocking caller.
+                if configuration.nonBlocking { break }
+                _ = snd_pcm_wait(pcm, 1000)
+            } else if result == -EPIPE {
+                let status = try ALSAStatus(of: pcm, name: name)
+                let end = streamFrames.load(ordering: .relaxed) + Int64(left)
+                xruns.recordXrun(at: status.triggerTime, frame: end)
+                streamFrames.wrappingAdd(Int64(left), ordering: .relaxed)
+                tailFrames.store(0, ordering: .relaxed)
             } else if result == 0 || result == -EBADFD {
                 // Since Linux 4.13 the kernel refuses reads from a draining capture (pcm_lib.c,
                 // pcm_accessible_state has no DRAINING case): the frames are there but unreadable.
@@ -247,10 +263,13 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
             }
         }
         if tailFrames.load(ordering: .relaxed) == 0 {
-            // End of stream: a paused capture is stopped (to setup), as the kernel stops a draining
-            // one when its tail is read (pcm_lib.c __snd_pcm_lib_xfer).
+            // End of stream: the capture is stopped (to setup), as the kernel stops a draining one when
+            // its tail is read (pcm_lib.c __snd_pcm_lib_xfer); reads return 0 from then on.
             let state = snd_pcm_state(pcm)
-            if state == SND_PCM_STATE_PAUSED || state == SND_PCM_STATE_DRAINING { _ = snd_pcm_drop(pcm) }
+            if state == SND_PCM_STATE_PAUSED || state == SND_PCM_STATE_DRAINING || state == SND_PCM_STATE_RUNNING
+                || state == SND_PCM_STATE_XRUN {
+                _ = snd_pcm_drop(pcm)
+            }
         }
         return done
     }
@@ -335,13 +354,22 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
 
     /// Stops a capture and keeps its tail for `read`, never preparing (which would discard it).
     /// The kernel's drain keeps the tail in DRAINING (pcm_native.c snd_pcm_do_drain_init) but, since
-    /// Linux 4.13, refuses to read it (pcm_lib.c pcm_accessible_state); a pause stops the hardware
-    /// pointer the same way and keeps reads allowed, so a device that can pause is paused instead.
+    /// Linux 4.13, refuses to read it (pcm_lib.c pcm_accessible_state), so a running capture is never
+    /// drained. A device that can pause is paused: the hardware pointer stops and reads stay allowed, so
+    /// the tail waits for the reader however long it takes. One that cannot (the Pi's bcm2835-i2s: its
+    /// DMA engine has no pause, so soc-generic-dmaengine-pcm.c offers no SNDRV_PCM_INFO_PAUSE) runs on:
+    /// the frames waiting now are the tail, read from the running ring before the hardware laps them
+    /// (a buffer time), then the stream is dropped. Pausing where possible keeps the tail from that race.
     private func drainCapture(_ pcm: OpaquePointer) throws(PCMError) {
         guard tailFrames.load(ordering: .relaxed) == Self.noTail else { return }   // drained already
-        let running = snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING
-        if running && canPause && snd_pcm_pause(pcm, 1) == 0 {
-            tailFrames.store(try ALSAStatus(of: pcm, name: name).waitingCapture, ordering: .relaxed)
+        if snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING {
+            if canPause && snd_pcm_pause(pcm, 1) == 0 {
+                tailFrames.store(try ALSAStatus(of: pcm, name: name).waitingCapture, ordering: .relaxed)
+                return
+            }
+            let waiting = try ALSAStatus(of: pcm, name: name).waitingCapture
+            tailFrames.store(waiting, ordering: .relaxed)
+            if waiting == 0 { _ = snd_pcm_drop(pcm) }   // no tail: the stream ends now
             return
         }
         let result = snd_pcm_drain(pcm)

@@ -19,10 +19,13 @@ public struct PCMConfiguration: Hashable, Sendable {
     /// Underruns, overruns and suspends are recovered inside `read`/`write` (counted in `xruns`);
     /// when false they throw `PCMError.xrun` / `.suspended` and the caller recovers with `recover`.
     public var recoversXruns: Bool
+    /// Use the device's hardware pause where it has one; false treats it as a device without (as the Pi's
+    /// bcm2835-i2s, whose DMA engine cannot pause), so that path runs on devices that can pause.
+    public var usesHardwarePause: Bool
 
     public init(format: PCMSampleFormat, rate: Int, channels: Int, periodFrames: Int, periodCount: Int,
                 allowsNearestRate: Bool = false, startThreshold: Int? = nil, nonBlocking: Bool = false,
-                recoversXruns: Bool = true) {
+                recoversXruns: Bool = true, usesHardwarePause: Bool = true) {
         self.format = format
         self.rate = rate
         self.channels = channels
@@ -32,6 +35,7 @@ public struct PCMConfiguration: Hashable, Sendable {
         self.startThreshold = startThreshold
         self.nonBlocking = nonBlocking
         self.recoversXruns = recoversXruns
+        self.usesHardwarePause = usesHardwarePause
     }
 }
 

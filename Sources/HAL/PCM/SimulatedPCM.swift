@@ -45,7 +45,7 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     public let capabilities: PCMCapabilities
     public let hardware: SimulatedPCMHardware
     public let xruns = PCMXruns()
-    public var canPause: Bool { hardware.canPause }
+    public var canPause: Bool { hardware.canPause && configuration.usesHardwarePause }
 
     private let configuration: PCMConfiguration
     private let clock: any MonotonicClock
@@ -277,7 +277,7 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     public func pause() throws(PCMError) {
         try locked { () throws(PCMError) in
             try usable("pause")
-            guard hardware.canPause else { throw PCMError.unsupported(name: name, operation: "pause (no hardware pause)") }
+            guard canPause else { throw PCMError.unsupported(name: name, operation: "pause (no hardware pause)") }
             guard currentState == .running else { throw PCMError.badState(name: name, operation: "pause", state: currentState) }
             phase = clock.now - boundary(periodsSinceAnchor)
             currentState = .paused
@@ -287,7 +287,7 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     public func resume() throws(PCMError) {
         try locked { () throws(PCMError) in
             try usable("resume")
-            guard hardware.canPause else { throw PCMError.unsupported(name: name, operation: "resume (no hardware pause)") }
+            guard canPause else { throw PCMError.unsupported(name: name, operation: "resume (no hardware pause)") }
             guard currentState == .paused else { throw PCMError.badState(name: name, operation: "resume", state: currentState) }
             continueAfterStop()
         }

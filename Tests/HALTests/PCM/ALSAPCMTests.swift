@@ -93,13 +93,22 @@ struct ALSAPCMTests {
     /// waiting (pcm_null.c snd_pcm_null_avail_update: buffer_size unless prepared), and the file plugin
     /// fills what is read from its infile (pcm_file.c snd_pcm_file_readi). So after 2048 frames, the tail
     /// is exactly the next 1024 frames of the file (the buffer), then the end of the stream.
-    @Test func aDrainedCaptureTailIsReadUntilTheEnd() throws {
+    /// Both ways: paused (the null plugin can pause: pcm_null.c snd_pcm_null_pause) and as on a device
+    /// without pause (the Pi's bcm2835-i2s: soc-generic-dmaengine-pcm.c dmaengine_pcm_set_runtime_hwparams
+    /// offers SNDRV_PCM_INFO_PAUSE only when the DMA channel has device_pause, and bcm2835-dma.c sets none),
+    /// where a drain would put the stream in DRAINING, which the kernel refuses to read (pcm_lib.c
+    /// pcm_accessible_state).
+    @Test(arguments: [true, false])
+    func aDrainedCaptureTailIsReadUntilTheEnd(usesHardwarePause: Bool) throws {
         let frames = 4096
         let bytes = seededBytes(frames * 4, seed: 77)
         try Data(bytes).write(to: URL(fileURLWithPath: directory.file("in.raw")))
         let config = try configuration()
-        let device = try ALSAPCM(name: "testinput", direction: .capture, configuration: request(.s16LE),
+        var request = request(.s16LE)
+        request.usesHardwarePause = usesHardwarePause
+        let device = try ALSAPCM(name: "testinput", direction: .capture, configuration: request,
                                  alsaConfiguration: config)
+        #expect(device.canPause == usesHardwarePause)
         var captured = [UInt8](repeating: 0, count: 256 * 4)
         for chunk in 0..<8 {      // 2048 frames, a period at a time
             #expect(try captured.withUnsafeMutableBytes { try device.read(into: $0) } == 256)

@@ -290,6 +290,31 @@ alsa_errors() {
         fail alsa.tail "the capture did not start"; show /tmp/tail.out; kill $p 2>/dev/null
     fi
 
+    # The same on a device without pause (the Pi's bcm2835-i2s has none: its DMA engine offers no
+    # device_pause, so soc-generic-dmaengine-pcm.c sets no SNDRV_PCM_INFO_PAUSE), forced with --no-pause:
+    # the stream must not be drained (the kernel refuses reads from DRAINING, pcm_lib.c
+    # pcm_accessible_state) but run on, RUNNING in the kernel's view, while the frames waiting at the drain
+    # are read from the ring within a buffer time (32 x 2048 frames, 1.4 s; held 400 ms), then it ends.
+    st=/proc/asound/Loopback/pcm1c/sub6/status
+    $app hal pcm tail --device hw:Loopback,1,6 --period-frames 2048 --periods 32 --frames 16384 --wait-ms 100 \
+        --hold-ms 400 --no-pause > /tmp/tailnp.out 2>&1 &
+    p=$!
+    if wait_for /tmp/tailnp.out 30 '^drained'; then
+        cp $st /tmp/tailnp.status
+        wait $p; status=$?
+        show /tmp/tailnp.out; show /tmp/tailnp.status
+        tail=$(out_field /tmp/tailnp.out frames) avail=$(field /tmp/tailnp.status avail)
+        read=$(out_field /tmp/tailnp.out read) position=$(out_field /tmp/tailnp.out position)
+        drained=$(sed -n 's/^drained .* position=\([^ ]*\).*/\1/p' /tmp/tailnp.out)
+        check alsa.tailnopause "drained capture without pause: tail of $tail frames read to the end (kernel while held: $(field /tmp/tailnp.status state), avail $avail), position $position = $read + $tail = position at the drain $drained" \
+            [ $status -eq 0 -a "$read" = 16384 -a "${tail:-0}" -gt 0 -a "$position" = $((read + tail)) \
+              -a "$drained" = "$position" -a "$(field /tmp/tailnp.status state)" = RUNNING -a "${avail:-0}" -ge "$tail" \
+              -a "$(out_field /tmp/tailnp.out pause)" = false -a "$(out_field /tmp/tailnp.out xruns)" = 0 \
+              -a "$(out_field /tmp/tailnp.out state)" = setup ]
+    else
+        fail alsa.tailnopause "the capture did not start"; show /tmp/tailnp.out; kill $p 2>/dev/null
+    fi
+
     # Suspend: the PM core's test mode suspends every device (snd-aloop's PCMs get SUSPENDED: pcm.c
     # do_pcm_suspend -> snd_pcm_suspend_all), waits, and resumes, with no firmware needed
     # (kernel/power/suspend.c suspend_test(TEST_DEVICES), /sys/power/pm_test, CONFIG_PM_DEBUG).
