@@ -10,6 +10,7 @@ if [[ $want == host || $want == all ]]; then
     need[sox]=sox            # reference encoder/decoder for the IMA ADPCM tests
     need[ffmpeg]=ffmpeg      # second reference for IMA ADPCM
     need[aplay]=alsa-utils   # ALSA's tools, for the PCM tests' reference
+    need[strace]=strace      # watches the atomic writes' system calls from outside (AtomicWriteTraceTests)
 fi
 # C libraries the HAL links (headers and .so), checked by package rather than by command.
 declare -a libs=()

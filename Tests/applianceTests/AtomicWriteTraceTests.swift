@@ -9,13 +9,14 @@ import Testing
 /// has also reached disk. For that an explicit fsync() on a file descriptor for the directory is also needed" —
 /// and rename(2), one-step replacement within one file system. So: write the temporary file, fsync it, rename
 /// it over the target, fsync the directory. Without the last step a power cut can lose the new file's name.
-@Suite(.enabled(if: straceTool != nil && ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"] == nil,
-                "needs strace(1) and a native binary"))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"] == nil,
+                "strace(1) cannot trace through qemu-user; the host run checks it (image/host-deps.sh installs strace)"))
 struct AtomicWriteTraceTests {
     /// Runs the appliance under strace and returns its calls on paths under `directory`, read the way the System
     /// layer's recorder reads its own log (`SystemCallRecorder.pathCalls`).
     func trace(_ arguments: [String], under directory: String) throws -> [SystemCallRecorder.PathCall] {
-        guard let binary = ApplianceBinary.url?.path, let strace = straceTool else { throw ApplianceBinary.LocateError() }
+        guard let strace = straceTool else { throw StraceMissing() }
+        guard let binary = ApplianceBinary.url?.path else { throw ApplianceBinary.LocateError() }
         let log = directory + ".strace"
         defer { try? FileManager.default.removeItem(atPath: log) }
         let result = try Subprocess.run(strace, ["-f", "-qq", "-o", log,
@@ -82,6 +83,10 @@ struct AtomicWriteTraceTests {
         #expect(temporary.hasPrefix(directory + "/.out.aiff.") && temporary.hasSuffix(".tmp"))
         #expect(calls == expected(directory, temporary: temporary, target: target), "\(calls)")
     }
+}
+
+struct StraceMissing: Error, CustomStringConvertible {
+    var description: String { "strace(1) is not installed: run image/host-deps.sh host" }
 }
 
 /// strace(1), when installed (not under qemu-user, which it cannot trace through).
