@@ -31,6 +31,10 @@ struct HALGPIOCommand: ParsableCommand {
         /// For the system test: hold the event thread this long after the first edge, so that edges overflow
         /// the kernel's queue (16 per line) and the re-read after the gap can be seen.
         @Option(name: .customLong("stall-ms"), help: .hidden) var stallMilliseconds: Int = 0
+        /// For the system test: watch for exactly this long, however many changes come, and end normally. A
+        /// stalled reader hands the debouncer edges that are already old, so how many changes it reports on
+        /// the way depends on the guest's timing; only the last one is certain.
+        @Option(name: .customLong("for-ms"), help: .hidden) var forMilliseconds: Int = 0
 
         func run() throws {
             let bias: GPIOBias
@@ -80,10 +84,14 @@ struct HALGPIOCommand: ParsableCommand {
 
             var changes = 0
             var pending: [UInt8] = []
-            let deadline = SystemClock.shared.now + .milliseconds(timeoutMilliseconds)
-            while changes < count {
+            let watchFor = forMilliseconds > 0
+            let deadline = SystemClock.shared.now + .milliseconds(watchFor ? forMilliseconds : timeoutMilliseconds)
+            while watchFor || changes < count {
                 let left = deadline - SystemClock.shared.now
-                guard left > .zero else { throw HALCommandError("timed out after \(changes) of \(count) debounced changes") }
+                guard left > .zero else {
+                    if watchFor { return }
+                    throw HALCommandError("timed out after \(changes) of \(count) debounced changes")
+                }
                 let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
                 guard lines.waitForInput(timeoutMilliseconds: Int32(milliseconds)) else { continue }
                 pending += lines.receive()
