@@ -32,36 +32,34 @@ extension HALPCMCommand {
     /// Writes silence until `frames` frames are written, or until the device takes none (a write of 0:
     /// it would take none the next time either); returns what was written.
     static func writeSilence(_ pcm: ALSAPCM, frames: Int) throws(PCMError) -> Int {
-        let chunk = pcm.parameters.periodFrames
-        let silence = [UInt8](repeating: 0, count: chunk * pcm.parameters.bytesPerFrame)
-        var done = 0
-        while done < frames {
-            let step = min(chunk, frames - done)
-            let written = silence.withUnsafeBytes { bytes -> Result<Int, PCMError> in
-                let part = UnsafeRawBufferPointer(rebasing: bytes[0..<(step * pcm.parameters.bytesPerFrame)])
-                do throws(PCMError) { return .success(try pcm.write(part)) } catch { return .failure(error) }
-            }
-            let count = try written.get()
-            if count == 0 { break }
-            done += count
+        let silence = [UInt8](repeating: 0, count: pcm.parameters.periodFrames * pcm.parameters.bytesPerFrame)
+        return try inPeriods(pcm, frames: frames) { bytes throws(PCMError) in
+            // withUnsafeBytes rethrows untyped: the error crosses it as a Result.
+            try silence.withUnsafeBytes { buffer in
+                Result { () throws(PCMError) in try pcm.write(UnsafeRawBufferPointer(rebasing: buffer[0..<bytes])) }
+            }.get()
         }
-        return done
     }
 
     /// Reads `frames` frames, or until the end of the stream (a read of 0 after a drain); returns what was read.
     static func read(_ pcm: ALSAPCM, frames: Int) throws(PCMError) -> Int {
-        let chunk = pcm.parameters.periodFrames
-        var space = [UInt8](repeating: 0, count: chunk * pcm.parameters.bytesPerFrame)
+        var space = [UInt8](repeating: 0, count: pcm.parameters.periodFrames * pcm.parameters.bytesPerFrame)
+        return try inPeriods(pcm, frames: frames) { bytes throws(PCMError) in
+            try space.withUnsafeMutableBytes { buffer in
+                Result { () throws(PCMError) in try pcm.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes])) }
+            }.get()
+        }
+    }
+
+    /// Moves `frames` frames a period at a time through `transfer` (given the bytes of one step, returning
+    /// the frames moved), stopping early when a transfer moves none; returns the frames moved.
+    private static func inPeriods(_ pcm: ALSAPCM, frames: Int,
+                                  _ transfer: (Int) throws(PCMError) -> Int) throws(PCMError) -> Int {
         var done = 0
         while done < frames {
-            let step = min(chunk, frames - done)
-            let got = space.withUnsafeMutableBytes { bytes -> Result<Int, PCMError> in
-                let part = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<(step * pcm.parameters.bytesPerFrame)])
-                do throws(PCMError) { return .success(try pcm.read(into: part)) } catch { return .failure(error) }
-            }
-            let count = try got.get()
-            if count == 0 { break }
-            done += count
+            let moved = try transfer(min(pcm.parameters.periodFrames, frames - done) * pcm.parameters.bytesPerFrame)
+            if moved == 0 { break }
+            done += moved
         }
         return done
     }
