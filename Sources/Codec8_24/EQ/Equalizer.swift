@@ -15,7 +15,7 @@ public final class Equalizer {
     /// Length of a preset crossfade in frames (10 ms).
     public let crossfadeFrames: Int
     /// The design now playing (or being faded to).
-    public private(set) var design: EQDesign
+    public internal(set) var design: EQDesign
 
     /// The cascade producing the output (the one being faded in, during a fade).
     var active: BiquadCascade
