@@ -37,6 +37,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let crossDevice = Errno(EXDEV)
     public static let badDescriptor = Errno(EBADF)
     public static let fileTooLarge = Errno(EFBIG)
+    public static let outOfMemory = Errno(ENOMEM)
 
     /// The symbolic name (`EBUSY`), or `errno N` for one without a name here.
     public var name: String {
@@ -66,6 +67,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case EXDEV: "EXDEV"
         case EBADF: "EBADF"
         case EFBIG: "EFBIG"
+        case ENOMEM: "ENOMEM"
         case EMFILE: "EMFILE"
         case EDQUOT: "EDQUOT"
         case ENAMETOOLONG: "ENAMETOOLONG"
@@ -93,6 +95,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case ENODEV, ENXIO: "the device is missing: check the overlay, the wiring and the address"
         case EMFILE: "too many open files: something leaks descriptors"
         case ENAMETOOLONG: "the path is too long"
+        case ENOMEM: "out of memory, or over the locked-memory limit (ulimit -l; LimitMEMLOCK= in the unit)"
         case EIO: "the device or storage reported an I/O error: check the card and the kernel log"
         default: ""
         }

@@ -121,6 +121,17 @@ enum Syscalls {
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
 
+    /// mlockall(2)'s flags for a real-time process: MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT.
+    static let lockCurrentFutureOnFault = Int32(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)
+
+    static func mlockall(_ flags: Int32) -> Int32 {
+        Glibc.mlockall(flags)
+    }
+
+    static func munlockall() -> Int32 {
+        Glibc.munlockall()
+    }
+
     static func isatty(_ descriptor: Int32) -> Bool {
         Glibc.isatty(descriptor) == 1
     }

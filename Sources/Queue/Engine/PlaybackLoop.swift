@@ -1,0 +1,130 @@
+import Codec8_24
+import HAL
+import Synchronization
+
+/// The output render thread's work: once a period, read the device clock into the timeline, render the
+/// period through the `OutputUnit`, fade where an underrun or a stop calls for it, and write it to the PCM.
+/// The blocking write paces the loop at the device's rate.
+final class PlaybackLoop: @unchecked Sendable {
+    /// How the loop should end (set by the control thread).
+    enum Ending: Int { case none = 0, fadeOut = 1 }
+
+    let unit: OutputUnit
+    let device: any PCMDevice
+    let timeline: DeviceTimeline
+    let format: PCMSampleFormat
+    let channels: Int
+    let periodFrames: Int
+    let bytesPerFrame: Int
+    let fadeFrames: Int
+    /// One period in the device format.
+    private let buffer: UnsafeMutableRawPointer
+    private var fade = OutputFade()
+    /// Render thread: the ending's fade-out has begun.
+    private var fadingOut = false
+    /// The device's xrun count already accounted for.
+    private var seenDeviceXruns: Int
+    /// Xruns the engine saw (recovered by the PCM or by the engine), for any thread to read.
+    let xruns = Atomic<Int>(0)
+    /// Periods written, for any thread to read.
+    let periods = Atomic<Int>(0)
+    let ending = Atomic<Int>(Ending.none.rawValue)
+    /// The error that ended the loop, read by the control thread after joining it.
+    private(set) var failure: PCMError?
+    /// Test instrumentation (see `RenderWindow`).
+    var window: RenderWindow?
+
+    init(unit: OutputUnit, device: any PCMDevice, timeline: DeviceTimeline, fadeFrames: Int) {
+        self.unit = unit
+        self.device = device
+        self.timeline = timeline
+        let parameters = device.parameters
+        format = parameters.format
+        channels = parameters.channels
+        periodFrames = parameters.periodFrames
+        bytesPerFrame = parameters.bytesPerFrame
+        self.fadeFrames = fadeFrames
+        buffer = .allocate(byteCount: periodFrames * bytesPerFrame, alignment: 16)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: periodFrames * bytesPerFrame)
+        seenDeviceXruns = device.xruns.count
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Control thread, before the thread starts: the first period rises from silence.
+    func prepareToStart() {
+        ending.store(Ending.none.rawValue, ordering: .relaxed)
+        fade.fadeIn(frames: fadeFrames)
+        fadingOut = false
+        seenDeviceXruns = device.xruns.count
+        failure = nil
+    }
+
+    /// The thread's body: periods until a requested fade-out has finished, or the device fails.
+    func run() {
+        while true {
+            if !fadingOut && ending.load(ordering: .acquiring) == Ending.fadeOut.rawValue {
+                fadingOut = true
+                fade.fadeOut(frames: fadeFrames)
+            }
+            do {
+                try period()
+            } catch {
+                failure = error
+                return
+            }
+            if fadingOut && fade.isSilent { return }
+        }
+    }
+
+    /// One period: timeline, render, fade, write.
+    func period() throws(PCMError) {
+        if let position = try? device.framePosition() {
+            timeline.didPlay(through: position.frame, at: position.time)
+        }
+        let sampleTime = timeline.renderedFrames
+        let time = RenderTime(sampleTime: sampleTime, hostTime: timeline.hostTime(ofSample: sampleTime))
+        window?.open()
+        unit.render(frames: periodFrames, at: time, into: buffer, format: format)
+        window?.close()
+        let brokenBeforeWrite = device.state == .xrun
+        if brokenBeforeWrite && !fadingOut {
+            // The device ran dry (or was stopped by an overrun); the write below recovers it, and the sound
+            // that follows the gap rises instead of starting with a step.
+            fade.fadeIn(frames: fadeFrames)
+        }
+        fade.apply(to: buffer, frames: periodFrames, channels: channels, format: format)
+        try write(alreadyFaded: brokenBeforeWrite)
+        timeline.didRender(frames: periodFrames)
+        let deviceXruns = device.xruns.count
+        if deviceXruns != seenDeviceXruns {
+            xruns.add(deviceXruns &- seenDeviceXruns, ordering: .relaxed)
+            seenDeviceXruns = deviceXruns
+        }
+        periods.add(1, ordering: .releasing)
+    }
+
+    /// Writes the whole period. A device that leaves xruns to its caller throws `.xrun`: recover it and fade
+    /// in what is still to be written, which is what follows the gap (unless this period was faded in for
+    /// the same xrun before the write).
+    private func write(alreadyFaded: Bool) throws(PCMError) {
+        var written = 0
+        while written < periodFrames {
+            let bytes = UnsafeRawBufferPointer(start: buffer + written * bytesPerFrame,
+                                               count: (periodFrames - written) * bytesPerFrame)
+            do {
+                let count = try device.write(bytes)
+                written += count
+                if count == 0 { _ = try device.wait(timeout: nil) }   // a non-blocking device with no room
+            } catch PCMError.xrun(let name, let direction) {
+                try device.recover(from: .xrun(name: name, direction: direction))
+                xruns.add(1, ordering: .relaxed)
+                seenDeviceXruns = device.xruns.count
+                if fadingOut || (alreadyFaded && written == 0) { continue }
+                fade.fadeIn(frames: fadeFrames)
+                fade.apply(to: buffer + written * bytesPerFrame, frames: periodFrames - written, channels: channels,
+                           format: format)
+            }
+        }
+    }
+}
