@@ -104,29 +104,13 @@ int pthread_mutex_trylock(pthread_mutex_t *mutex) { COUNT(locks); NEXT(mutex_fn,
 int sem_wait(sem_t *semaphore) { COUNT(locks); NEXT(sem_fn, sem_wait) return real(semaphore); }
 void flockfile(FILE *file) { COUNT(locks); NEXT(file_fn, flockfile) real(file); }
 
-// The condition-variable functions are versioned in glibc; take the default (current) version.
+// dlsym gives the default version of versioned symbols (pthread_cond_*: GLIBC_2.3.2 on x86_64, GLIBC_2.17 on
+// aarch64), the one a program linked now would use.
 int pthread_cond_wait(pthread_cond_t *condition, pthread_mutex_t *mutex) {
-    COUNT(locks);
-    static _Atomic(cond_wait_fn) next;
-    cond_wait_fn real = atomic_load(&next);
-    if (real == NULL) {
-        real = (cond_wait_fn)dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2");
-        if (real == NULL) real = (cond_wait_fn)dlsym(RTLD_NEXT, "pthread_cond_wait");
-        atomic_store(&next, real);
-    }
-    return real(condition, mutex);
+    COUNT(locks); NEXT(cond_wait_fn, pthread_cond_wait) return real(condition, mutex);
 }
-
 int pthread_cond_timedwait(pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *deadline) {
-    COUNT(locks);
-    static _Atomic(cond_timedwait_fn) next;
-    cond_timedwait_fn real = atomic_load(&next);
-    if (real == NULL) {
-        real = (cond_timedwait_fn)dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2");
-        if (real == NULL) real = (cond_timedwait_fn)dlsym(RTLD_NEXT, "pthread_cond_timedwait");
-        atomic_store(&next, real);
-    }
-    return real(condition, mutex, deadline);
+    COUNT(locks); NEXT(cond_timedwait_fn, pthread_cond_timedwait) return real(condition, mutex, deadline);
 }
 
 ssize_t read(int descriptor, void *buffer, size_t count) {
