@@ -327,7 +327,7 @@ struct OutputChainTests {
 
     @Test func invalidConfigurationsAreRefusedWithTheFieldNamed() {
         func error(_ config: OutputChain.Configuration) -> OutputChainError? {
-            do { try config.validate(); return nil } catch { return error }
+            do throws(OutputChainError) { try config.validate(); return nil } catch { return error }
         }
         #expect(error(Self.configuration()) == nil)
         #expect(error(Self.configuration(outputChannels: 9)) == .invalidOutputChannels(9))
