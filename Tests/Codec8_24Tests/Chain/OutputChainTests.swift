@@ -161,6 +161,41 @@ struct OutputChainTests {
         chain.releaseRetiredPresets()
     }
 
+    @Test func presetsSetFromAnotherThreadWhileRenderingEndOnTheLastOne() async {
+        // The handover between the control side (setPreset, here on another thread, racing the renders) and
+        // the render side. Whatever order the two interleave in, once both have stopped and the last fade
+        // has run, the chain plays the last preset: half a second later its output is the Equalizer's with
+        // that preset alone, to within 1 LSB (the Equalizer suite's settling rule), and no cascade is
+        // still waiting in either direction after the control side collects.
+        let names = ["Rock", "Jazz", "Dance", "Bass Reducer", "Loudness", "Latin"]
+        let presets = names.map { EQPreset.named($0)! }
+        let input = Self.programme(frames: 48_000)
+        let chain = OutputChain(Self.configuration())
+        let control = UnsafeChain(chain)
+        let setter = Task.detached {
+            for i in 0..<300 { control.chain.setPreset(presets[i % presets.count]) }
+        }
+        var rendered = 0
+        while rendered < 200 {                      // renders while the setter runs (and past its end)
+            _ = Self.run(chain, Array(input[0..<(2 * Self.block)]))
+            rendered += 1
+        }
+        await setter.value
+        let last = presets[299 % presets.count]
+        let out = Self.run(chain, input)
+        let reference = EqualizerTests.run(input, from: last, to: nil, switchFrame: 48_000)
+        let settled = 2 * 24_000
+        let worst = zip(out[settled...], reference[settled...]).map { abs(Int64($0.raw) - Int64($1.raw)) }.max()!
+        #expect(worst <= 1, "\(worst) LSB from \(last.name) after settling")
+        #expect(chain.preset == last)
+        // One cascade can wait on each side of the return slot: two collections with a render between.
+        chain.releaseRetiredPresets()
+        _ = Self.run(chain, Array(input[0..<(2 * Self.block)]))
+        chain.releaseRetiredPresets()
+        #expect(chain.equalizer!.oldestRetired == nil && !chain.equalizer!.isChangingPreset)
+        #expect(chain.handover.take() == nil)
+    }
+
     @Test func aPresetChangeHasNoStepBeyondTheSignalsOwn() {
         // Bound (the Equalizer suite's, derived from the crossfade): the larger of the two presets' own
         // largest sample-to-sample steps, plus the fade's own slope, 1/480 of the largest difference between
@@ -353,3 +388,9 @@ struct OutputChainTests {
 
 /// log10 without Foundation in this file's scope.
 private func log10Of(_ x: Double) -> Double { Decibels.decibels(x) / 20 }
+
+/// Lets a test call the control side from another thread, as the engine's control thread does.
+private struct UnsafeChain: @unchecked Sendable {
+    let chain: OutputChain
+    init(_ chain: OutputChain) { self.chain = chain }
+}
