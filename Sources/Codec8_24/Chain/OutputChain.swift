@@ -42,7 +42,7 @@ public final class OutputChain {
     /// Builds every stage. `configuration` must pass `Configuration.validate()` (check it first with
     /// anything a user supplied): an invalid one is a programming error and stops here.
     public init(_ configuration: Configuration) {
-        do {
+        do throws(OutputChainError) {
             try configuration.validate()
         } catch {
             preconditionFailure(error.description)

@@ -1,13 +1,22 @@
 import Codec8_24
 import Dispatch
 
-/// Renders one audio file into another through the same 8.24 chain the player uses:
-/// decode -> 8.24 -> channel map -> EQ -> gain -> limiter -> sample-rate conversion -> dither -> encode.
+/// Renders one audio file into another through the output chain the player uses (`OutputChain`):
+/// decode -> 8.24 -> channel map -> [chain: EQ -> gain -> limiter -> dither] -> encode, or, when the rate
+/// changes, [chain: EQ -> gain -> limiter] -> sample-rate conversion -> dither -> encode.
 ///
-/// With an EQ, the work is spread over two threads in a pipeline, as fast as a two-core board allows: one
-/// reads, decodes and runs the EQ's first stages; the calling thread runs the rest of the EQ and everything
-/// after it. The EQ's parts hand over blocks in its wide format, so the output is bit-identical to a
-/// one-thread render.
+/// Where the order differs from the chain's, today's behaviour is kept (so renders stay bit-identical):
+/// - Channels are mapped before the chain, from the file's channels to the output's (the chain's own map
+///   folds a stereo mix; a file may have up to 8 channels of its own). Each pair of output channels runs
+///   through its own chain, the last one mono for an odd count; a channel's EQ, gain, limiter and dither
+///   do not depend on the others, and each chain's dither seed continues the channel numbering, so the
+///   result is the one multichannel chain's.
+/// - Sample-rate conversion runs after the limiter and before the dither, so the dither lands on the
+///   output's grid at the output's rate.
+///
+/// The work is spread over two threads in a pipeline: one reads, decodes, maps and runs the chains; the
+/// calling thread converts the rate, dithers when converting, encodes and writes. The output does not depend
+/// on the split (`pipelined = false` runs everything on the calling thread).
 ///
 /// Every buffer and DSP state is made in `init`; `run` only moves blocks through them, without allocating.
 /// Deterministic: the same input and settings give the same output bytes.
@@ -17,25 +26,24 @@ public final class FileRenderer {
     public let settings: RenderSettings
     /// Frames per block read from the input.
     public static let blockFrames = 16384
-    /// The share of the EQ's stages the reader thread runs (see `runSplit`): decoding costs less than
-    /// gain, dither, encoding and writing, so the reader takes more than half (6 of 10 stages).
-    static let firstShare = 0.6
 
     let inChannels: Int
     let outChannels: Int
     let inputBlock: UnsafeMutablePointer<Fixed824>
-    let mapped: UnsafeMutablePointer<Fixed824>
-    /// The pipelined render's EQ output on the calling thread (`mapped` belongs to the reader there).
-    let equalized: UnsafeMutablePointer<Fixed824>
+    /// One output chain per pair of output channels (the last one mono for an odd count).
+    let chains: [OutputChain]
+    /// Each chain's staged input (its mixer's single input buffer), where the channel map writes.
+    let staging: [UnsafeMutablePointer<Fixed824>]
+    /// A chain's own output when there is more than one chain (`2 × blockFrames`).
+    let chainBlock: UnsafeMutablePointer<Fixed824>
+    /// The chains' output for the one-thread render (`outChannels × blockFrames`).
+    let rendered: UnsafeMutablePointer<Fixed824>
     let converted: UnsafeMutablePointer<Fixed824>
     let convertedCapacity: Int
-    /// The EQ split in two (see the type's comment), or nil without a preset.
-    let equalizer: (first: BiquadCascade, second: BiquadCascade)?
-    /// Whether an EQ render runs pipelined over two threads (the default) or all on the calling thread.
+    /// Whether a render runs pipelined over two threads (the default) or all on the calling thread.
     public var pipelined = true
-    var gain: GainRamp
-    let limiter: SoftLimiter?
     let converter: SampleRateConverter?
+    /// The dither after the rate converter (without one, the chains dither).
     var ditherer: Ditherer?
     /// Converter output frames still to drop, so the output lines up with the input (no leading delay).
     var latencyToSkip: Int
@@ -68,34 +76,58 @@ public final class FileRenderer {
             latencyToSkip = 0
             converter = nil
         }
-        equalizer = settings.preset.map { preset in
-            let cascade = preset.design(sampleRate: input.sampleRate).makeCascade(channels: outChannels)
-            return cascade.split(at: Int((Double(cascade.stageCount) * Self.firstShare).rounded()))
+        let depth = Self.ditherDepth(settings: settings, format: output.dataFormat)
+        ditherer = converter == nil ? nil : depth.map { Ditherer(depth: $0, channelCount: outChannels) }
+        var chains: [OutputChain] = []
+        for first in stride(from: 0, to: outChannels, by: 2) {
+            let channels = min(2, outChannels - first)
+            let configuration = OutputChain.Configuration(
+                sampleRate: input.sampleRate, maximumFrames: Self.blockFrames, inputChannels: [channels],
+                outputChannels: channels, softwareEQ: settings.preset != nil, limiter: settings.limit,
+                dither: converter == nil ? depth : nil,
+                // Ditherer seeds channel c with seed + c·(2^32 + 1): continue that numbering per chain.
+                ditherSeed: Self.ditherSeed &+ UInt64(first) &* 0x1_0000_0001,
+                preset: settings.preset ?? .flat)
+            do throws(OutputChainError) {
+                try configuration.validate()
+            } catch {
+                throw AudioFileError(.unsupported, "cannot render \(input.sampleRate) Hz: \(error.description)")
+            }
+            let chain = OutputChain(configuration)
+            chain.setRenderGain(decibels: settings.gainDB)
+            chains.append(chain)
         }
-        gain = GainRamp(gain: Decibels.gain(settings.gainDB))
-        limiter = settings.limit ? SoftLimiter() : nil
-        let format = output.dataFormat
-        if settings.dither && format.isLinearPCM && !format.isFloat && (format.bitsPerChannel == 16 || format.bitsPerChannel == 24) {
-            ditherer = Ditherer(depth: format.bitsPerChannel == 16 ? .bits16 : .bits24, channelCount: outChannels)
-        } else if settings.dither && !format.isLinearPCM {
-            ditherer = Ditherer(depth: .bits16, channelCount: outChannels)   // G.711 and IMA code from 16 bits
-        } else {
-            ditherer = nil
-        }
+        self.chains = chains
+        staging = chains.map { $0.mixer.inputBuffer(0).baseAddress! }
         exact = ExactConversion(input: input, output: output, settings: settings)
         let block = Self.blockFrames
         inputBlock = .allocate(capacity: block * inChannels)
-        mapped = .allocate(capacity: block * outChannels)
-        equalized = .allocate(capacity: equalizer == nil ? 0 : block * outChannels)
+        chainBlock = .allocate(capacity: chains.count > 1 ? 2 * block : 0)
+        rendered = .allocate(capacity: block * outChannels)
         convertedCapacity = converter?.maximumOutputFrames(forInputFrames: block) ?? block
         converted = .allocate(capacity: convertedCapacity * outChannels)
     }
 
     deinit {
         inputBlock.deallocate()
-        mapped.deallocate()
-        equalized.deallocate()
+        chainBlock.deallocate()
+        rendered.deallocate()
         converted.deallocate()
+    }
+
+    /// The seed `Ditherer` starts channel 0 with by default, which renders have always used.
+    static let ditherSeed: UInt64 = 0x5EED
+
+    /// TPDF dither for 16- and 24-bit integer output; 16 bits for G.711 and IMA, which code from 16 bits.
+    static func ditherDepth(settings: RenderSettings, format: StreamFormat) -> Ditherer.Depth? {
+        guard settings.dither else { return nil }
+        if !format.isLinearPCM { return .bits16 }
+        guard !format.isFloat else { return nil }
+        switch format.bitsPerChannel {
+        case 16: return .bits16
+        case 24: return .bits24
+        default: return nil
+        }
     }
 
     /// Renders the whole input; `progress` is called after each block with the input frames done so far.
@@ -104,21 +136,12 @@ public final class FileRenderer {
     public func run(progress: (Int64) -> Void = { _ in }) throws -> Int64 {
         if let exact { return try exact.run(progress: progress) }
         var written: Int64 = 0
-        if let equalizer, pipelined {
-            written = try runSplit(equalizer, progress: progress)
+        if pipelined {
+            written = try runPipelined(progress: progress)
         } else {
-            let wide = UnsafeMutablePointer<Int64>.allocate(capacity: equalizer == nil ? 0 : Self.blockFrames * outChannels)
-            defer { wide.deallocate() }
             var done: Int64 = 0
-            while let frames = try readBlock() {
-                let count = frames * outChannels
-                if let equalizer {
-                    equalizer.first.widen(mapped, into: wide, count: count)
-                    equalizer.first.processWide(wide, frames: frames)
-                    equalizer.second.processWide(wide, frames: frames)
-                    BiquadCascade.narrow(wide, into: mapped, count: count)
-                }
-                written += try finish(UnsafeMutableBufferPointer(start: mapped, count: count))
+            while let frames = try renderBlock(into: rendered) {
+                written += try finish(UnsafeMutableBufferPointer(start: rendered, count: frames * outChannels))
                 done += Int64(frames)
                 progress(done)
             }
@@ -133,20 +156,31 @@ public final class FileRenderer {
         return written
     }
 
-    /// The next block of input, channel-mapped into `mapped`; nil at the end.
-    func readBlock() throws -> Int? {
+    /// Reads the next block, maps its channels into the chains' inputs and renders the chains into
+    /// `destination` (`outChannels` interleaved); nil at the end.
+    func renderBlock(into destination: UnsafeMutablePointer<Fixed824>) throws -> Int? {
         let frames = try input.readFrames(into: UnsafeMutableBufferPointer(start: inputBlock, count: Self.blockFrames * inChannels))
         guard frames > 0 else { return nil }
         mapChannels(frames: frames)
+        if chains.count == 1 {
+            chains[0].render(frames: frames, into: destination)
+            return frames
+        }
+        for (index, chain) in chains.enumerated() {
+            let first = 2 * index
+            let channels = min(2, outChannels - first)
+            chain.render(frames: frames, into: chainBlock)
+            for f in 0..<frames {
+                for c in 0..<channels { destination[f * outChannels + first + c] = chainBlock[f * channels + c] }
+            }
+        }
         return frames
     }
 
-    /// Everything after the EQ for one block of 8.24 frames: gain, limiter, sample-rate conversion, dither,
-    /// encode and write. Returns the output frames written.
+    /// Everything after the chains for one block of 8.24 frames: sample-rate conversion, dither, encode and
+    /// write. Returns the output frames written.
     func finish(_ samples: UnsafeMutableBufferPointer<Fixed824>) throws -> Int64 {
         let frames = samples.count / outChannels
-        gain.apply(to: samples, channels: outChannels)
-        limiter?.process(samples)
         guard let converter else { return try emit(samples.baseAddress!, frames: frames) }
         var written: Int64 = 0
         var offset = 0
@@ -161,48 +195,37 @@ public final class FileRenderer {
         return written
     }
 
-    /// The pipelined render: a reader thread decodes and runs the EQ's first stages; this thread runs the
-    /// rest and `finish`, a few blocks behind, through one ring. Two threads for two cores: the split point
-    /// (`firstShare`) balances the reader's decoding against this thread's gain, dither, encoding and writing.
-    func runSplit(_ eq: (first: BiquadCascade, second: BiquadCascade), progress: (Int64) -> Void) throws -> Int64 {
-        let samplesPerBlock = Self.blockFrames * outChannels
-        let wideRing = BlockRing<Int64>(slots: 4, samplesPerSlot: samplesPerBlock)
-        let channels = outChannels
-        let reader = UncheckedSendable((renderer: self, firstHalf: eq.first))
+    /// The pipelined render: a reader thread decodes, maps and runs the chains into a ring of blocks; this
+    /// thread takes them in order and runs `finish`, a few blocks behind.
+    func runPipelined(progress: (Int64) -> Void) throws -> Int64 {
+        let ring = BlockRing<Fixed824>(slots: 4, samplesPerSlot: Self.blockFrames * outChannels)
+        let reader = UncheckedSendable(self)
         let workers = DispatchGroup()
-        // Reads, decodes, widens and runs the first stages. Touches only the renderer's input side.
+        // Touches only the renderer's input side and the chains.
         DispatchQueue.global().async(group: workers) {
-            let (renderer, firstHalf) = reader.value
-            while let slot = wideRing.claimEmpty() {
+            let renderer = reader.value
+            while let slot = ring.claimEmpty() {
                 do {
-                    guard let frames = try renderer.readBlock() else {
-                        wideRing.publish(slot, frames: 0)
-                        return
-                    }
-                    let wide = wideRing.samples(slot)
-                    firstHalf.widen(renderer.mapped, into: wide, count: frames * channels)
-                    firstHalf.processWide(wide, frames: frames)
-                    wideRing.publish(slot, frames: frames)
+                    let frames = try renderer.renderBlock(into: ring.samples(slot)) ?? 0
+                    ring.publish(slot, frames: frames)
+                    if frames == 0 { return }
                 } catch {
-                    wideRing.publish(slot, error: error)
+                    ring.publish(slot, error: error)
                     return
                 }
             }
         }
         defer {
-            wideRing.cancel()    // a failure here stops the reader at its next block
+            ring.cancel()    // a failure here stops the reader at its next block
             workers.wait()
         }
         var written: Int64 = 0
         var done: Int64 = 0
         while true {
-            let (slot, frames) = try wideRing.takeFilled()
+            let (slot, frames) = try ring.takeFilled()
             if frames == 0 { break }
-            let wide = wideRing.samples(slot)
-            eq.second.processWide(wide, frames: frames)
-            BiquadCascade.narrow(wide, into: equalized, count: frames * channels)
-            wideRing.release(slot)
-            written += try finish(UnsafeMutableBufferPointer(start: equalized, count: frames * channels))
+            written += try finish(UnsafeMutableBufferPointer(start: ring.samples(slot), count: frames * outChannels))
+            ring.release(slot)
             done += Int64(frames)
             progress(done)
         }
@@ -220,20 +243,23 @@ public final class FileRenderer {
         return Int64(frames)
     }
 
+    /// The input block's channels onto the output's, written straight into the chains' inputs: equal counts
+    /// pass through, stereo folds to mono (`ChannelMap.mono`), mono is copied to every channel, otherwise
+    /// channels are dropped or silent ones added.
     func mapChannels(frames: Int) {
         let ins = inChannels, outs = outChannels
-        if ins == outs {
-            mapped.update(from: inputBlock, count: frames * ins)
+        if ins == outs && outs <= 2 {
+            staging[0].update(from: inputBlock, count: frames * ins)
         } else if ins == 2 && outs == 1 {
-            for f in 0..<frames {
-                let sum = Int64(inputBlock[2 * f].raw) + Int64(inputBlock[2 * f + 1].raw)
-                mapped[f] = Fixed824(raw: Int32(truncatingIfNeeded: (sum + (sum >= 0 ? 1 : 0)) >> 1))
-            }
-        } else if ins == 1 {
-            for f in 0..<frames { for c in 0..<outs { mapped[f * outs + c] = inputBlock[f] } }
+            ChannelMap.foldToMono(inputBlock, into: staging[0], frames: frames)
         } else {
-            for f in 0..<frames {
-                for c in 0..<outs { mapped[f * outs + c] = c < ins ? inputBlock[f * ins + c] : .zero }
+            for c in 0..<outs {
+                let target = staging[c / 2], stride = min(2, outs - (c / 2) * 2), lane = c % 2
+                if ins == 1 {
+                    for f in 0..<frames { target[f * stride + lane] = inputBlock[f] }
+                } else {
+                    for f in 0..<frames { target[f * stride + lane] = c < ins ? inputBlock[f * ins + c] : .zero }
+                }
             }
         }
     }
