@@ -53,7 +53,7 @@ final class OutputUnit {
             case let .attach(slot):
                 inUse[slot] = true
                 leaving[slot] = false
-                mixer.setEnabled(true, input: slot)
+                enable(slot)
             case let .detach(slot):
                 leaving[slot] = true
                 mixer.setEnabled(false, input: slot)
@@ -68,6 +68,21 @@ final class OutputUnit {
                 leaving[slot] = false
                 sources.didRelease(slot)
             }
+        }
+    }
+
+    /// Fades the input in, except before the chain's first frame, where there is nothing to click against
+    /// (so a manual render of a file starts with its first sample intact).
+    @inline(__always)
+    private func enable(_ slot: Int) {
+        let mixer = chain.mixer
+        if chain.framesRendered == 0 {
+            let fade = mixer.rampFrames
+            mixer.rampFrames = 0
+            mixer.setEnabled(true, input: slot)
+            mixer.rampFrames = fade
+        } else {
+            mixer.setEnabled(true, input: slot)
         }
     }
 

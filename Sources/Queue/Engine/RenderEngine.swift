@@ -69,7 +69,8 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         outputChannels = outputDevice?.parameters.channels ?? 2
         timeline = DeviceTimeline(sampleRate: parameters.rate)
         chain = try Self.makeChain(configuration, rate: outputRate, maximumFrames: maximumFrames,
-                                   channels: outputChannels, format: outputDevice?.parameters.format)
+                                   channels: outputChannels,
+                                   dither: configuration.ditherDepth(for: outputDevice?.parameters.format))
         let unit = OutputUnit(chain: chain, inputChannels: configuration.inputChannels, outputChannels: outputChannels)
         output = unit
         let fadeFrames = GainRamp.frames(milliseconds: configuration.fadeMilliseconds, sampleRate: Double(outputRate))
@@ -79,9 +80,9 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
     }
 
     /// An engine in manual rendering mode: no device, no thread; `renderManually` pulls `channels` channels
-    /// at `rate`, at most `maximumFrames` at a time. `format` is what the caller will render into (it picks
-    /// the dither depth; nil for 8.24).
-    public init(manualRate rate: Int, channels: Int, maximumFrames: Int, format: PCMSampleFormat? = nil,
+    /// at `rate`, at most `maximumFrames` at a time, dithered to `dither` (nil: none, e.g. for 8.24, float
+    /// or 32-bit output; `configuration.dither` is for devices).
+    public init(manualRate rate: Int, channels: Int, maximumFrames: Int, dither: Ditherer.Depth? = nil,
                 configuration: Configuration = Configuration()) throws(RenderEngineError) {
         guard rate > 0, maximumFrames > 0 else {
             throw .wrongState(operation: "render \(maximumFrames) frames at \(rate) Hz", state: "being made")
@@ -92,18 +93,18 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         self.maximumFrames = maximumFrames
         outputChannels = channels
         timeline = DeviceTimeline(sampleRate: rate)
-        chain = try Self.makeChain(configuration, rate: rate, maximumFrames: maximumFrames, channels: channels, format: format)
+        chain = try Self.makeChain(configuration, rate: rate, maximumFrames: maximumFrames, channels: channels, dither: dither)
         output = OutputUnit(chain: chain, inputChannels: configuration.inputChannels, outputChannels: channels)
         playback = nil
         capture = nil
     }
 
     private static func makeChain(_ configuration: Configuration, rate: Int, maximumFrames: Int, channels: Int,
-                                  format: PCMSampleFormat?) throws(RenderEngineError) -> OutputChain {
+                                  dither: Ditherer.Depth?) throws(RenderEngineError) -> OutputChain {
         let chainConfiguration = OutputChain.Configuration(
             sampleRate: Double(rate), maximumFrames: maximumFrames, inputChannels: configuration.inputChannels,
             outputChannels: channels, softwareEQ: configuration.softwareEQ, limiter: configuration.limiter,
-            dither: configuration.ditherDepth(for: format), preset: configuration.preset ?? .flat,
+            dither: dither, ditherSeed: configuration.ditherSeed, preset: configuration.preset ?? .flat,
             gainRampFrames: GainRamp.frames(milliseconds: configuration.fadeMilliseconds, sampleRate: Double(rate)))
         do {
             try chainConfiguration.validate()

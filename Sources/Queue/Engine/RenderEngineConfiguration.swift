@@ -10,12 +10,14 @@ extension RenderEngine {
         /// Capture sinks that can be attached at once.
         public var captureSlots: Int
         /// The chain's stages: 8.24 biquad EQ (off when the codec's hardware EQ does the work), limiter, and
-        /// TPDF dither when the device format is 16 or 24 bits.
+        /// TPDF dither when the device format is 16 or 24 bits (manual mode names its depth itself).
         public var softwareEQ: Bool
         public var limiter: Bool
         public var dither: Bool
         /// The EQ preset to start with (nil: flat).
         public var preset: EQPreset?
+        /// The dither sequence's seed (channel c continues from it): the same seed, the same output bytes.
+        public var ditherSeed: UInt64
         /// SCHED_FIFO priority for the render threads; nil runs them with the default policy.
         public var realtimePriority: Int32?
         public var stackBytes: Int
@@ -25,7 +27,7 @@ extension RenderEngine {
         public var fadeMilliseconds: Double
 
         public init(stereoInputs: Int = 8, monoInputs: Int = 4, captureSlots: Int = 4, softwareEQ: Bool = true,
-                    limiter: Bool = true, dither: Bool = true, preset: EQPreset? = nil,
+                    limiter: Bool = true, dither: Bool = true, preset: EQPreset? = nil, ditherSeed: UInt64 = 0x5EED,
                     realtimePriority: Int32? = 70, stackBytes: Int = RealtimeThread.defaultStackBytes,
                     locksMemory: Bool = true, fadeMilliseconds: Double = 5) {
             self.stereoInputs = stereoInputs
@@ -35,6 +37,7 @@ extension RenderEngine {
             self.limiter = limiter
             self.dither = dither
             self.preset = preset
+        self.ditherSeed = ditherSeed
             self.realtimePriority = realtimePriority
             self.stackBytes = stackBytes
             self.locksMemory = locksMemory

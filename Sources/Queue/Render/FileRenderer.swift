@@ -1,7 +1,8 @@
 import Codec8_24
 import Dispatch
 
-/// Renders one audio file into another through the output chain the player uses (`OutputChain`):
+/// Renders one audio file into another through the render engine the player uses, in manual rendering mode
+/// (`RenderEngine`, whose `OutputChain` does the DSP):
 /// decode -> 8.24 -> channel map -> [chain: EQ -> gain -> limiter -> dither] -> encode, or, when the rate
 /// changes, [chain: EQ -> gain -> limiter] -> sample-rate conversion -> dither -> encode.
 ///
@@ -30,9 +31,11 @@ public final class FileRenderer {
     let inChannels: Int
     let outChannels: Int
     let inputBlock: UnsafeMutablePointer<Fixed824>
-    /// One output chain per pair of output channels (the last one mono for an odd count).
-    let chains: [OutputChain]
-    /// Each chain's staged input (its mixer's single input buffer), where the channel map writes.
+    /// One engine in manual rendering mode per pair of output channels (the last one mono for an odd count),
+    /// each with one source: the mapped block.
+    let engines: [RenderEngine]
+    let sources: [FileBlockSource]
+    /// Each engine's source buffer, where the channel map writes.
     let staging: [UnsafeMutablePointer<Fixed824>]
     /// A chain's own output when there is more than one chain (`2 × blockFrames`).
     let chainBlock: UnsafeMutablePointer<Fixed824>
@@ -78,31 +81,36 @@ public final class FileRenderer {
         }
         let depth = Self.ditherDepth(settings: settings, format: output.dataFormat)
         ditherer = converter == nil ? nil : depth.map { Ditherer(depth: $0, channelCount: outChannels) }
-        var chains: [OutputChain] = []
+        var engines: [RenderEngine] = []
+        var sources: [FileBlockSource] = []
         for first in stride(from: 0, to: outChannels, by: 2) {
             let channels = min(2, outChannels - first)
-            let configuration = OutputChain.Configuration(
-                sampleRate: input.sampleRate, maximumFrames: Self.blockFrames, inputChannels: [channels],
-                outputChannels: channels, softwareEQ: settings.preset != nil, limiter: settings.limit,
-                dither: converter == nil ? depth : nil,
-                // Ditherer seeds channel c with seed + c·(2^32 + 1): continue that numbering per chain.
+            let configuration = RenderEngine.Configuration(
+                stereoInputs: channels == 2 ? 1 : 0, monoInputs: channels == 1 ? 1 : 0, captureSlots: 0,
+                softwareEQ: settings.preset != nil, limiter: settings.limit, preset: settings.preset,
+                // Ditherer seeds channel c with seed + c·(2^32 + 1): continue that numbering per engine.
                 ditherSeed: Self.ditherSeed &+ UInt64(first) &* 0x1_0000_0001,
-                preset: settings.preset ?? .flat)
-            do throws(OutputChainError) {
-                try configuration.validate()
+                realtimePriority: nil, locksMemory: false)
+            let engine: RenderEngine
+            do throws(RenderEngineError) {
+                engine = try RenderEngine(manualRate: inRate, channels: channels, maximumFrames: Self.blockFrames,
+                                          dither: converter == nil ? depth : nil, configuration: configuration)
             } catch {
                 throw AudioFileError(.unsupported, "cannot render \(input.sampleRate) Hz: \(error.description)")
             }
-            let chain = OutputChain(configuration)
-            chain.setRenderGain(decibels: settings.gainDB)
-            chains.append(chain)
+            engine.chain.setRenderGain(decibels: settings.gainDB)
+            let source = FileBlockSource(channels: channels, maximumFrames: Self.blockFrames)
+            try engine.attach(source)
+            engines.append(engine)
+            sources.append(source)
         }
-        self.chains = chains
-        staging = chains.map { $0.mixer.inputBuffer(0).baseAddress! }
+        self.engines = engines
+        self.sources = sources
+        staging = sources.map(\.frames)
+        chainBlock = .allocate(capacity: engines.count > 1 ? 2 * Self.blockFrames : 0)
         exact = ExactConversion(input: input, output: output, settings: settings)
         let block = Self.blockFrames
         inputBlock = .allocate(capacity: block * inChannels)
-        chainBlock = .allocate(capacity: chains.count > 1 ? 2 * block : 0)
         rendered = .allocate(capacity: block * outChannels)
         convertedCapacity = converter?.maximumOutputFrames(forInputFrames: block) ?? block
         converted = .allocate(capacity: convertedCapacity * outChannels)
@@ -162,14 +170,14 @@ public final class FileRenderer {
         let frames = try input.readFrames(into: UnsafeMutableBufferPointer(start: inputBlock, count: Self.blockFrames * inChannels))
         guard frames > 0 else { return nil }
         mapChannels(frames: frames)
-        if chains.count == 1 {
-            chains[0].render(frames: frames, into: destination)
+        if engines.count == 1 {
+            try engines[0].renderManually(frames: frames, into: destination)
             return frames
         }
-        for (index, chain) in chains.enumerated() {
+        for (index, engine) in engines.enumerated() {
             let first = 2 * index
             let channels = min(2, outChannels - first)
-            chain.render(frames: frames, into: chainBlock)
+            try engine.renderManually(frames: frames, into: chainBlock)
             for f in 0..<frames {
                 for c in 0..<channels { destination[f * outChannels + first + c] = chainBlock[f * channels + c] }
             }

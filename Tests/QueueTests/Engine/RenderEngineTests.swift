@@ -162,7 +162,7 @@ struct RenderEngineTests {
         func run() throws -> (bytes: [Int16], times: [RenderTime], rendered: Int64) {
             let configuration = RenderEngine.Configuration(preset: EQPreset.named("Rock"),
                                                            realtimePriority: nil, locksMemory: false)
-            let engine = try RenderEngine(manualRate: 48_000, channels: 2, maximumFrames: 512, format: .s16LE,
+            let engine = try RenderEngine(manualRate: 48_000, channels: 2, maximumFrames: 512, dither: .bits16,
                                           configuration: configuration)
             let timeline = TimelineSource()
             try engine.attach(timeline)
