@@ -39,7 +39,10 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
     private let state = Mutex(ControlState())
 
     private struct ControlState {
+        /// Render threads started and not yet joined (true while a stop is under way: commands then wait
+        /// for the threads, whose rings they are).
         var running = false
+        var stopping = false
         var outputThread: RealtimeThread?
         var inputThread: RealtimeThread?
         /// Said once per engine: real-time scheduling refused, memory not locked.
@@ -256,12 +259,12 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
     /// had captured are still delivered to the sinks. Returns the error that stopped a thread early, if any.
     @discardableResult
     public func stop(_ mode: StopMode = .drain) -> RenderEngineError? {
-        let threads: (RealtimeThread?, RealtimeThread?) = state.withLock { state in
-            guard state.running else { return (nil, nil) }
-            state.running = false
-            defer { state.outputThread = nil; state.inputThread = nil }
+        let threads: (RealtimeThread?, RealtimeThread?)? = state.withLock { state in
+            guard state.running && !state.stopping else { return nil }
+            state.stopping = true
             return (state.outputThread, state.inputThread)
         }
+        guard let threads else { return nil }
         var failure: RenderEngineError?
         if let outputThread = threads.0, let playback {
             playback.ending.store(PlaybackLoop.Ending.fadeOut.rawValue, ordering: .releasing)
@@ -287,8 +290,14 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
                 failure = failure ?? .device(error)
             }
         }
-        output.settle()
-        capture?.settle()
+        state.withLock { state in
+            state.running = false
+            state.stopping = false
+            state.outputThread = nil
+            state.inputThread = nil
+            output.settle()
+            capture?.settle()
+        }
         return failure
     }
 
