@@ -51,6 +51,26 @@ void realtime_probe_pause(void) { counting = 0; }
 
 realtime_probe_counts realtime_probe_read(void) { return counts; }
 
+static _Atomic long published_allocations, published_locks, published_system_calls, published_windows;
+
+void realtime_probe_pause_and_publish(void) {
+    counting = 0;
+    atomic_fetch_add(&published_allocations, counts.allocations);
+    atomic_fetch_add(&published_locks, counts.locks);
+    atomic_fetch_add(&published_system_calls, counts.systemCalls);
+    atomic_fetch_add(&published_windows, counts.windows);
+    memset(&counts, 0, sizeof counts);
+}
+
+realtime_probe_counts realtime_probe_take_published(void) {
+    realtime_probe_counts taken;
+    taken.allocations = atomic_exchange(&published_allocations, 0);
+    taken.locks = atomic_exchange(&published_locks, 0);
+    taken.systemCalls = atomic_exchange(&published_system_calls, 0);
+    taken.windows = atomic_exchange(&published_windows, 0);
+    return taken;
+}
+
 realtime_probe_counts realtime_probe_end(void) {
     counting = 0;
     return counts;

@@ -54,6 +54,30 @@ struct RealtimeRulesTests {
         #expect(engine.outputPeriods == 2100)
     }
 
+    /// The same on the engine's own render thread (default policy: with the simulated device's sleeps
+    /// skipped it runs flat out, which must not happen at SCHED_FIFO on a shared machine), started and
+    /// stopped as in use; the window's counts are published from that thread. The first periods (thread
+    /// start, first-use metadata, the start fade) are left out by opening the window only from period 100.
+    @Test func renderThreadAllocatesLocksAndCallsNothing() throws {
+        let engine = try engine()
+        try engine.attach(SineSource(hertz: 1000, amplitude: 0.5, channels: 2))
+        try engine.attach(SineSource(hertz: 441, amplitude: 0.3, channels: 1))
+        let loop = try #require(engine.playback)
+        loop.prepareToStart()
+        for _ in 0..<100 { try loop.period() }      // warm-up on this thread
+        loop.window = RenderWindow(open: realtime_probe_resume, close: realtime_probe_pause_and_publish)
+        _ = realtime_probe_take_published()
+        try engine.start()
+        let deadline = Date().addingTimeInterval(60)
+        while engine.outputPeriods < 2200 && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        engine.stop(.drop)
+        let counts = realtime_probe_take_published()
+        #expect(counts.windows >= 2000)
+        #expect(counts.allocations == 0)
+        #expect(counts.locks == 0)
+        #expect(counts.systemCalls == 0)
+    }
+
     /// The control experiment for the zero above: the same measurement with a source that allocates once a
     /// period counts those allocations, so the window covers the sources and the probe sees Swift's allocator.
     @Test func theProbeSeesAnAllocatingSource() throws {

@@ -23,6 +23,11 @@ void realtime_probe_resume(void);
 void realtime_probe_pause(void);
 realtime_probe_counts realtime_probe_read(void);
 
+/// The same window on a thread the test does not run on (a render thread): `pause_and_publish` closes the
+/// window and adds this thread's counts to process-wide totals, which any thread reads (and zeroes).
+void realtime_probe_pause_and_publish(void);
+realtime_probe_counts realtime_probe_take_published(void);
+
 /// Test helpers for the control experiment (each goes through the interposed symbol, so it must count).
 void *realtime_probe_malloc(unsigned long size);
 void realtime_probe_free(void *pointer);
