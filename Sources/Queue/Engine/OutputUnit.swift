@@ -1,5 +1,6 @@
 import Codec8_24
 import HAL
+import Synchronization
 
 /// The output unit's render, shared by the render thread and manual rendering: take the control thread's
 /// attach/detach commands, pull every attached source into its mixer input, run the output chain.
@@ -21,6 +22,10 @@ final class OutputUnit {
     private let inUse: UnsafeMutablePointer<Bool>
     private let leaving: UnsafeMutablePointer<Bool>
     private let slotCount: Int
+    /// The codec volume's 8.24 remainder, raw, as the control thread last set it; the render side takes it
+    /// into the chain at its next period (`OutputChain.take(fineGain:)` ramps it).
+    let requestedFineGain = Atomic<Int32>(Fixed824.one.raw)
+    private var appliedFineGain = Fixed824.one.raw
 
     init(chain: OutputChain, inputChannels: [Int], outputChannels: Int) {
         self.chain = chain
@@ -48,6 +53,11 @@ final class OutputUnit {
     @inline(__always)
     func pull(frames: Int, at time: RenderTime) {
         let mixer = chain.mixer
+        let fineGain = requestedFineGain.load(ordering: .relaxed)
+        if fineGain != appliedFineGain {
+            appliedFineGain = fineGain
+            chain.take(fineGain: Fixed824(raw: fineGain))
+        }
         while let command = sources.nextCommand() {
             switch command {
             case let .attach(slot):

@@ -185,6 +185,20 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         }
     }
 
+    // MARK: control
+
+    /// Hands the codec volume's 8.24 remainder (at most 1.0) to the chain: a plain number, taken by the render
+    /// side at its next period and ramped there (`OutputChain.take(fineGain:)`). Any thread.
+    public func setFineGain(_ gain: Fixed824) {
+        output.requestedFineGain.store(gain.raw, ordering: .relaxed)
+    }
+
+    /// Switches the software EQ's preset: designed here (control thread), handed over lock-free and
+    /// crossfaded at the next render (`OutputChain.setPreset`). Control thread only.
+    public func setPreset(_ preset: EQPreset) {
+        state.withLock { _ in chain.setPreset(preset) }
+    }
+
     // MARK: device mode
 
     /// Xruns (underruns and overruns) the engine has seen and recovered from, both directions.

@@ -215,4 +215,23 @@ struct RenderEngineTests {
             try out.withUnsafeMutableBufferPointer { try engine.renderManually(frames: 257, into: $0.baseAddress!) }
         }
     }
+
+    @Test func aFineGainSetOnTheControlSideReachesTheOutputRamped() throws {
+        let engine = try RenderEngine(manualRate: 48_000, channels: 2, maximumFrames: 480, configuration: Self.plain)
+        let level = Fixed824(0.5)
+        try engine.attach(ConstantSource(level: level))
+        var out = [Fixed824](repeating: .zero, count: 960)
+        try out.withUnsafeMutableBufferPointer { try engine.renderManually(frames: 480, into: $0.baseAddress!) }
+        #expect(out[958] == level)
+        engine.setFineGain(Fixed824(0.5))             // −6.02 dB: 0.5 × 0.5 = 0.25 once the ramp is over
+        var ramp: [Fixed824] = []
+        for _ in 0..<2 {
+            try out.withUnsafeMutableBufferPointer { try engine.renderManually(frames: 480, into: $0.baseAddress!) }
+            ramp += stride(from: 0, to: 960, by: 2).map { out[$0] }
+        }
+        // Ramped, not stepped: the first frame after the change is still near 0.5, the last one exactly 0.25.
+        #expect(ramp[0].raw > Fixed824(0.49).raw)
+        #expect(ramp.last == Fixed824(0.25))
+        for i in 1..<ramp.count { #expect(ramp[i].raw <= ramp[i - 1].raw) }
+    }
 }
