@@ -79,8 +79,8 @@ final class CaptureLoop: @unchecked Sendable {
                     _ = try device.wait(timeout: nil)              // a non-blocking device with nothing yet
                 }
                 read += count
-            } catch PCMError.xrun(let name, let direction) {
-                try device.recover(from: .xrun(name: name, direction: direction))
+            } catch let error where error.isRecoverableStop {
+                try device.recover(from: error)
             }
         }
         let deviceXruns = device.xruns.count

@@ -104,7 +104,8 @@ final class PlaybackLoop: @unchecked Sendable {
         periods.add(1, ordering: .releasing)
     }
 
-    /// Writes the whole period. A device that leaves xruns to its caller throws `.xrun`: recover it and fade
+    /// Writes the whole period. A device that leaves xruns to its caller throws `.xrun` (or `.suspended` after
+    /// a system sleep): recover it and fade
     /// in what is still to be written, which is what follows the gap (unless this period was faded in for
     /// the same xrun before the write).
     private func write(alreadyFaded: Bool) throws(PCMError) {
@@ -116,15 +117,25 @@ final class PlaybackLoop: @unchecked Sendable {
                 let count = try device.write(bytes)
                 written += count
                 if count == 0 { _ = try device.wait(timeout: nil) }   // a non-blocking device with no room
-            } catch PCMError.xrun(let name, let direction) {
-                try device.recover(from: .xrun(name: name, direction: direction))
-                xruns.add(1, ordering: .relaxed)
+            } catch let error where error.isRecoverableStop {
+                try device.recover(from: error)
+                if case .xrun = error { xruns.add(1, ordering: .relaxed) }
                 seenDeviceXruns = device.xruns.count
                 if fadingOut || (alreadyFaded && written == 0) { continue }
                 fade.fadeIn(frames: fadeFrames)
                 fade.apply(to: buffer + written * bytesPerFrame, frames: periodFrames - written, channels: channels,
                            format: format)
             }
+        }
+    }
+}
+
+extension PCMError {
+    /// An underrun/overrun or a suspend: the stream stopped and `recover(from:)` starts it again.
+    var isRecoverableStop: Bool {
+        switch self {
+        case .xrun, .suspended: true
+        default: false
         }
     }
 }

@@ -234,4 +234,18 @@ struct RenderEngineTests {
         #expect(ramp.last == Fixed824(0.25))
         for i in 1..<ramp.count { #expect(ramp[i].raw <= ramp[i - 1].raw) }
     }
+
+    @Test func aSuspendTheDeviceLeavesToTheEngineIsRecoveredAndPlayContinues() throws {
+        let pcm = try playback(recovers: false)
+        let engine = try RenderEngine(output: pcm, input: nil, configuration: Self.plain)
+        try engine.attach(ConstantSource(level: Fixed824(0.5)))
+        let loop = try #require(engine.playback)
+        loop.prepareToStart()
+        for _ in 0..<6 { try loop.period() }
+        pcm.inject(.suspend)                           // a system sleep: the next write sees ESTRPIPE
+        for _ in 0..<6 { try loop.period() }
+        #expect(pcm.xruns.suspends == 1)
+        #expect(engine.xruns == 0)                     // a suspend is not an underrun
+        #expect(engine.outputPeriods == 12)
+    }
 }
