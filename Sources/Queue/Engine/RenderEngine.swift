@@ -137,7 +137,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         } catch let error as RenderEngineError {
             throw error
         } catch {
-            throw .wrongState(operation: "prepare the source (\(error))", state: "running")
+            throw .prepareFailed(reason: "\(error)")
         }
         let widths = configuration.inputChannels
         switch output.sources.attach(source, identity: ObjectIdentifier(source), fits: { widths[$0] == channels }) {
@@ -159,7 +159,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         do {
             try sink.prepare(engineRate: capture.rate, channels: capture.channels, maximumFrames: capture.periodFrames)
         } catch {
-            throw .wrongState(operation: "prepare the sink (\(error))", state: "running")
+            throw .prepareFailed(reason: "\(error)")
         }
         switch capture.sinks.attach(sink, identity: ObjectIdentifier(sink), fits: { _ in true }) {
         case .attached: break

@@ -11,6 +11,8 @@ public enum RenderEngineError: Error, Equatable, Sendable, CustomStringConvertib
     case alreadyAttached
     /// A source asked for a width the mixer has no inputs for (1 or 2).
     case unsupportedChannels(Int)
+    /// A source or sink refused to prepare for the engine's rate and period (its own error, as text).
+    case prepareFailed(reason: String)
     /// The call does not fit the engine's mode or state.
     case wrongState(operation: String, state: String)
     /// A manual render asked for more frames than the engine prepared for.
@@ -33,6 +35,8 @@ public enum RenderEngineError: Error, Equatable, Sendable, CustomStringConvertib
             "this object is attached to the engine already"
         case let .unsupportedChannels(channels):
             "a render source has 1 or 2 channels, not \(channels)"
+        case let .prepareFailed(reason):
+            "the source or sink could not prepare for the engine: \(reason)"
         case let .wrongState(operation, state):
             "cannot \(operation) while the engine is \(state)"
         case let .tooManyFrames(requested, maximum):

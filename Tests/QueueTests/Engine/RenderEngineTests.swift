@@ -248,4 +248,25 @@ struct RenderEngineTests {
         #expect(engine.xruns == 0)                     // a suspend is not an underrun
         #expect(engine.outputPeriods == 12)
     }
+
+    /// A source that cannot run at the engine's rate.
+    final class RefusingSource: RenderSource {
+        struct Refusal: Error, CustomStringConvertible { var description: String { "only 44100 Hz" } }
+        let renderChannels = 2
+        func prepare(engineRate: Int, maximumFrames: Int) throws { throw Refusal() }
+        func render(frames: Int, into buffer: UnsafeMutablePointer<Fixed824>, at time: RenderTime) -> Bool { false }
+    }
+
+    @Test func callsInTheWrongModeGetOneTypedError() throws {
+        let manual = try RenderEngine(manualRate: 48_000, channels: 2, maximumFrames: 64, configuration: Self.plain)
+        #expect(throws: RenderEngineError.self) { try manual.start() }
+        #expect(throws: RenderEngineError.self) { try manual.attach(RecordingSink()) }
+        #expect(throws: RenderEngineError.prepareFailed(reason: "only 44100 Hz")) { try manual.attach(RefusingSource()) }
+        let device = try RenderEngine(output: try playback(), input: nil, configuration: Self.plain)
+        var out = [Fixed824](repeating: .zero, count: 128)
+        #expect(throws: RenderEngineError.self) {
+            try out.withUnsafeMutableBufferPointer { try device.renderManually(frames: 64, into: $0.baseAddress!) }
+        }
+        #expect(throws: RenderEngineError.self) { try RenderEngine(output: nil, input: nil) }
+    }
 }
