@@ -277,8 +277,14 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 applyGains(here, frames: took)
                 done += took
                 if fade.isSilent || took < limit {
-                    (out + done * channels).update(repeating: .zero, count: (count - done) * channels)
                     finishFade(discard: discard, next: next)
+                    if case .starved = mode, available > 0 {
+                        // Data is there (a seek's first buffer, a late one): fade it in right away.
+                        fade.ramp(to: .one, frames: fadeFrames)
+                        mode = .playing
+                        continue
+                    }
+                    (out + done * channels).update(repeating: .zero, count: (count - done) * channels)
                     return true
                 }
             default:
