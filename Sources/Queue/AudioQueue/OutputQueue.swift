@@ -37,6 +37,8 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
     private var nextToken = 1
     private var gain = 1.0
     private var disposed = false
+    /// Callback thread only: a poll is delivering.
+    private var polling = false
 
     /// The formats an output queue decodes (on the render thread, so only those `PacketCodec` decodes
     /// without allocating or failing on checked data).
@@ -234,6 +236,10 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
     }
 
     func poll() {
+        // A callback that calls `deliverCallbacks` would deliver later reports before the rest of this batch.
+        guard !polling else { return }
+        polling = true
+        defer { polling = false }
         var deliveries: [Delivery] = []
         lock.locked {
             guard !disposed else { return }

@@ -226,7 +226,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                          mapping: FrameMapping) -> Bool {
         guard count > 0 else { return mode == .playing }
         if case .starved(let fadeIn) = mode {
-            guard available > 0 else { return false }
+            guard canResume(fadeIn: fadeIn, frames: count) else { return false }
             if fadeIn {
                 fade.set(.zero)
                 fade.ramp(to: .one, frames: fadeFrames)
@@ -237,7 +237,10 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
         }
         guard isSounding else { return false }
         var done = 0
-        while done < count {
+        // Each pass either takes frames or changes mode towards silence; the bound only guards the loop.
+        var passes = 0
+        while done < count && passes < 8 {
+            passes += 1
             let rest = count - done
             let here = out + done * channels
             switch mode {
@@ -278,7 +281,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 done += took
                 if fade.isSilent || took < limit {
                     finishFade(discard: discard, next: next)
-                    if case .starved = mode, available > 0 {
+                    if case .starved(let fadeIn) = mode, canResume(fadeIn: fadeIn, frames: count - done) {
                         // Data is there (a seek's first buffer, a late one): fade it in right away.
                         fade.ramp(to: .one, frames: fadeFrames)
                         mode = .playing
@@ -292,7 +295,17 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 return true
             }
         }
+        if done < count { (out + done * channels).update(repeating: .zero, count: (count - done) * channels) }
         return true
+    }
+
+    /// Whether a starved queue may sound again: after an underrun only once there is enough data to fade in
+    /// and still fade out cleanly should it run dry again (the rest of the period plus a fade), or when the
+    /// data is known to end (flushed, stopping after what is enqueued); after the end of data, at once.
+    private func canResume(fadeIn: Bool, frames: Int) -> Bool {
+        let avail = available
+        guard avail > 0 else { return false }
+        return !fadeIn || playingOut || flushed || avail >= frames + fadeFrames
     }
 
     /// The data has ended (flushed, or stopping after what was enqueued): no fade.
