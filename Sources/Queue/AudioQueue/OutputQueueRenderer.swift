@@ -226,6 +226,10 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                          mapping: FrameMapping) -> Bool {
         guard count > 0 else { return mode == .playing }
         if case .starved(let fadeIn) = mode {
+            if playingOut && available == 0 {
+                endData()                         // asked to stop after what was enqueued, and it has played
+                return false
+            }
             guard canResume(fadeIn: fadeIn, frames: count) else { return false }
             if fadeIn {
                 fade.set(.zero)
