@@ -145,19 +145,7 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
                 throw commandsFull()
             }
             transport = next
-            for action in outcome.actions { renderer.commands.push(Self.command(for: action)) }
-        }
-    }
-
-    private static func command(for action: AudioQueueTransport.Action) -> OutputQueueCommand {
-        switch action {
-        case .decodeAhead: .decodeAhead
-        case .begin(let at, let fadeIn): .begin(at: at, fadeIn: fadeIn)
-        case .fadeOutAndHold: .fadeOutAndHold
-        case .fadeOutAndDiscard(let keepRunning): .fadeOutAndDiscard(keepRunning: keepRunning)
-        case .discard: .discard
-        case .playOut: .playOut
-        case .flush: .flush
+            for action in outcome.actions { renderer.commands.push(.transport(action)) }
         }
     }
 

@@ -450,9 +450,9 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
             pendingBytes[slot] = bytes
             pendingCount += 1
             undecodedFrames += bytes / format.bytesPerPacket * format.framesPerPacket
-        case .begin(let at, let fadeIn):
+        case .transport(.begin(let at, let fadeIn)):
             mode = .waiting(at: at, fadeIn: fadeIn)
-        case .fadeOutAndHold:
+        case .transport(.fadeOutAndHold):
             switch mode {
             case .playing:
                 fade.ramp(to: .zero, frames: fadeFrames)
@@ -463,7 +463,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 mode = .idle
                 reports.push(.fadedOut)
             }
-        case .fadeOutAndDiscard(let keepRunning):
+        case .transport(.fadeOutAndDiscard(let keepRunning)):
             switch mode {
             case .playing:
                 fade.ramp(to: .zero, frames: fadeFrames)
@@ -479,11 +479,11 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 discardAll()
                 if !keepRunning { reports.push(.fadedOut) }
             }
-        case .discard:
+        case .transport(.discard):
             discardAll()
             if mode != .idle { mode = .idle }
             queuePosition = 0
-        case .playOut:
+        case .transport(.playOut):
             playingOut = true
             if mode == .starved(fadeIn: true) || mode == .starved(fadeIn: false), available == 0 {
                 playingOut = false
@@ -491,9 +491,9 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 queuePosition = 0
                 reports.push(.playedOut)
             }
-        case .flush:
+        case .transport(.flush):
             flushed = true
-        case .decodeAhead:
+        case .transport(.decodeAhead):
             if stagingCount == 0 { decodeChunk() }
         case .volume(let raw):
             if isSounding { volume.ramp(to: Fixed824(raw: raw), frames: fadeFrames) } else { volume.set(Fixed824(raw: raw)) }
