@@ -288,7 +288,4 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
         AudioQueueError(.limitReached, "the render side has not taken the queue's last \(renderer.commands.capacity) commands",
                         hint: "is the engine running? the queue's calls reach it once a period")
     }
-
-    /// The render side, for tests that pull it directly.
-    var renderSource: RenderSource { renderer }
 }

@@ -164,11 +164,6 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                                              averageTime: 0) : nil
     }
 
-    /// The fade length in queue frames (set in `prepare`).
-    var fadeLength: Int { fadeFrames }
-    /// The converter's latency in engine frames (0 without one).
-    var converterLatency: Int { converter?.latencyFrames ?? 0 }
-
     // MARK: Render thread
 
     func render(frames: Int, into buffer: UnsafeMutablePointer<Fixed824>, at time: RenderTime) -> Bool {
