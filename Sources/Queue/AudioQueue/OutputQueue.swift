@@ -62,7 +62,7 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
                                   hint: "an output queue plays mono or stereo; mix down to two channels first")
         }
         guard maximumBuffers > 0, fadeMilliseconds > 0, fadeMilliseconds <= 1000 else {
-            throw AudioQueueError(.limitReached, "\(maximumBuffers) buffers with \(fadeMilliseconds) ms fades",
+            throw AudioQueueError(.invalidValue, "\(maximumBuffers) buffers with \(fadeMilliseconds) ms fades",
                                   hint: "allow at least one buffer and a fade of a few ms")
         }
         self.format = format
@@ -164,7 +164,7 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
     /// Sets the queue volume (linear 0 ... 1); a change while sounding ramps over the fade length.
     public func setVolume(_ linear: Double) throws(AudioQueueError) {
         guard linear.isFinite, (0...1).contains(linear) else {
-            throw AudioQueueError(.invalidBuffer, "queue volume \(linear)", hint: "a queue volume is 0 ... 1 (linear)")
+            throw AudioQueueError(.invalidValue, "queue volume \(linear)", hint: "a queue volume is 0 ... 1 (linear)")
         }
         try lock.locked { () throws(AudioQueueError) in
             try checkAlive()

@@ -93,7 +93,7 @@ struct OutputQueueSignalTests {
         let out = host.render(periods: 2)
         #expect(out == samples.map { Fixed824(raw: Fixed824(int16: $0).raw / 2) })
         #expect(abs(queue.volume - 0.5) < 1e-12)
-        do { try queue.setVolume(1.5); Issue.record("volume above 1 accepted") } catch { #expect(error.kind == .invalidBuffer) }
+        do { try queue.setVolume(1.5); Issue.record("volume above 1 accepted") } catch { #expect(error.kind == .invalidValue) }
     }
 
     @Test func aVolumeChangeWhileSoundingRamps() throws {
