@@ -95,6 +95,8 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
     /// Queue frames taken from buffers since the queue last stopped (the queue's own timeline).
     private var queuePosition: Int64 = 0
     private var publishedPosition: Int64 = 0
+    /// Queue-rate frames of silence fed to the converter since the queue last sounded.
+    private var silentFrames = 0
     /// Pending entries a fade-then-discard will throw away (those enqueued before it was asked).
     private var discardBoundary = 0
 
@@ -203,10 +205,16 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
             levels.publish(meter)
         }
         if let converter {
-            let result = converter.process(input: UnsafeBufferPointer(start: scratch, count: need * channels),
-                                           output: UnsafeMutableBufferPointer(start: buffer, count: frames * channels))
-            if result.produced < frames {
-                (buffer + result.produced * channels).update(repeating: .zero, count: (frames - result.produced) * channels)
+            // Silent long enough that the converter's history is all zeros: its output would be zeros too.
+            silentFrames = sounding ? 0 : min(silentFrames + need, Int.max / 2)
+            if silentFrames > 2 * converter.filterBank.tapsPerPhase {
+                buffer.update(repeating: .zero, count: frames * channels)
+            } else {
+                let result = converter.process(input: UnsafeBufferPointer(start: scratch, count: need * channels),
+                                               output: UnsafeMutableBufferPointer(start: buffer, count: frames * channels))
+                if result.produced < frames {
+                    (buffer + result.produced * channels).update(repeating: .zero, count: (frames - result.produced) * channels)
+                }
             }
         }
         if sounding || queuePosition != publishedPosition {
