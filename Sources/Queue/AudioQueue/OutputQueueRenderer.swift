@@ -454,6 +454,8 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
             pendingCount += 1
             undecodedFrames += bytes / format.bytesPerPacket * format.framesPerPacket
         case .transport(.begin(let at, let fadeIn)):
+            // A reset asked during a pause's fade still throws away what came before it.
+            if case .fading(true, _) = mode { discardAll(upTo: discardBoundary) }
             mode = .waiting(at: at, fadeIn: fadeIn)
         case .transport(.fadeOutAndHold):
             switch mode {

@@ -221,3 +221,25 @@ extension OutputQueueTransportTests {
         #expect(log.runningChanges == [true, false])
     }
 }
+
+extension OutputQueueTransportTests {
+    @Test func aResetDuringAPauseFadeStillDiscardsWhenStartedAgain() throws {
+        let host = TestRenderHost(maximumFrames: 64)
+        let log = QueueLog()
+        let queue = try QueueFixture.queue(Self.monoFloat, host: host, log: log)
+        defer { queue.dispose() }
+        try queue.enqueue(try QueueFixture.buffer(queue, float: [Float](repeating: 1, count: 2000)))
+        try queue.start()
+        _ = host.renderPeriod()
+        try queue.pause()
+        _ = host.renderPeriod()                   // fading out (240 frames, 64 of them done)
+        try queue.reset()
+        try queue.enqueue(try QueueFixture.buffer(queue, float: [Float](repeating: 0.25, count: 2000)))
+        try queue.start()
+        let out = host.render(periods: 10)
+        queue.deliverCallbacks()
+        #expect(log.events(of: 0).first?.discarded == true, "the buffer from before the reset was thrown away")
+        #expect(out.suffix(64).allSatisfy { $0 == Fixed824(0.25) }, "the new data plays")
+        #expect(!out.contains(.one), "nothing from before the reset at full level")
+    }
+}
