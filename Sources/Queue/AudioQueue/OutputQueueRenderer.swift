@@ -306,6 +306,15 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
         return true
     }
 
+    /// The queue has stopped: its timeline starts again at 0 and its meters read silence.
+    private func stopped() {
+        queuePosition = 0
+        if let meter {
+            meter.reset()
+            levels.publish(meter)
+        }
+    }
+
     /// Whether a starved queue may sound again: after an underrun only once there is enough data to fade in
     /// and still fade out cleanly should it run dry again (the rest of the period plus a fade), or when the
     /// data is known to end (flushed, stopping after what is enqueued); after the end of data, at once.
@@ -322,7 +331,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
             // A converter's last `latency` frames follow in the next periods, from the silence it is fed.
             playingOut = false
             mode = .idle
-            queuePosition = 0
+            stopped()
             reports.push(.playedOut)
         } else {
             mode = .starved(fadeIn: false)
@@ -346,7 +355,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
             mode = .idle
             playingOut = false
             flushed = false
-            queuePosition = 0
+            stopped()
             reports.push(.fadedOut)
         case .resume:
             mode = .starved(fadeIn: true)
@@ -487,13 +496,13 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
         case .transport(.discard):
             discardAll()
             if mode != .idle { mode = .idle }
-            queuePosition = 0
+            stopped()
         case .transport(.playOut):
             playingOut = true
             if mode == .starved(fadeIn: true) || mode == .starved(fadeIn: false), available == 0 {
                 playingOut = false
                 mode = .idle
-                queuePosition = 0
+                stopped()
                 reports.push(.playedOut)
             }
         case .transport(.flush):

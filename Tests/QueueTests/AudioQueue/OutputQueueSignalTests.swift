@@ -133,6 +133,10 @@ struct OutputQueueSignalTests {
         #expect(abs(levels[0].peak) < 1e-6, "peak \(levels[0].peak)")
         #expect(abs(levels[0].average - 10 * log10(0.5)) < 1e-4, "average \(levels[0].average)")
         #expect(levels[1].peak == LevelMeter.floor && levels[1].average == LevelMeter.floor, "the silent channel")
+        try queue.stop(immediately: true)
+        _ = host.renderPeriod()
+        #expect(queue.levels?.allSatisfy { $0.peak == LevelMeter.floor && $0.average == LevelMeter.floor } == true,
+                "a stopped queue reads silence")
     }
 
     @Test func a44100QueueOnA48000HostYieldsTheConvertersFrameCount() throws {
