@@ -162,3 +162,30 @@ struct OutputQueueSignalTests {
         #expect(abs(middle.doubleValue - Fixed824(int16: 8000).doubleValue) < 0.001 * Fixed824(int16: 8000).doubleValue)
     }
 }
+
+extension OutputQueueSignalTests {
+    /// Each data format the queue plays, written by sox and played as sox decodes it (bit for bit where 8.24
+    /// holds the sample exactly; 32-bit and float keep 25 bits, so within 2^7 of sox's 32-bit value).
+    static let formats: [(String, [String], Int64)] = [
+        ("u8.wav", ["-b", "8", "-e", "unsigned-integer"], 0), ("s16.wav", ["-b", "16"], 0),
+        ("s24.aiff", ["-b", "24"], 0), ("s32.wav", ["-b", "32"], 1 << 7),
+        ("f32.wav", ["-b", "32", "-e", "floating-point"], 1 << 7), ("ulaw.wav", ["-e", "u-law"], 0),
+        ("alaw.wav", ["-e", "a-law"], 0), ("mono16.wav", ["-b", "16", "-c", "1"], 0),
+    ]
+
+    @Test("every data format plays as sox decodes it", arguments: 0..<formats.count)
+    func playsEachFormat(_ index: Int) throws {
+        guard toolAvailable("sox") else { return }
+        let (name, options, tolerance) = Self.formats[index]
+        let directory = TemporaryDirectory()
+        let path = directory.file(name)
+        var arguments = ["-n", "-r", "48000"]
+        if !options.contains("-c") { arguments += ["-c", "2"] }
+        try run("sox", arguments + options + [path, "synth", "2999s", "sine", "440", "sine", "1000", "gain", "-3"])
+        let reference = try soxSamples(path)
+        let out = try Self.play(files: [path], bufferPackets: 777)
+        let ours = Array(out.prefix(reference.count)).asSox
+        #expect(ours.count == reference.count)
+        #expect(zip(ours, reference).allSatisfy { abs(Int64($0) - Int64($1)) <= tolerance }, "\(name)")
+    }
+}
