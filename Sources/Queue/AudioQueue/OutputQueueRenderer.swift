@@ -16,7 +16,9 @@ import Synchronization
 /// underrun; in on resume and when data comes after an underrun. Frames are taken from the buffers only up to
 /// the end of a fade out, so a pause resumes at the frame after the last one faded. Between buffers nothing
 /// is added or dropped, and at unity volume with no fade the frames are the decoded samples bit for bit.
-/// Running dry after a flush or during a stop-after-enqueued is the end of the data: no fade.
+/// Running dry after a flush or during a stop-after-enqueued is the end of the data: no fade. An underrun is
+/// seen a fade ahead (fewer frames left than the period plus a fade), so the tail fades out on its last frame;
+/// the queue sounds again once a period and a fade of data are queued (or the data is known to end).
 ///
 /// Nothing here allocates, locks, logs or calls a closure or existential after `prepare`: the buffers'
 /// memory belongs to the pool (kept alive by this object), and every table is preallocated.
