@@ -85,3 +85,51 @@ struct OutputQueueEngineTests {
         #expect(queue.levels?.allSatisfy { $0.peak > -20 } == true, "it was playing")
     }
 }
+
+extension OutputQueueEngineTests {
+    /// Over a simulated device with 4 periods of 480 frames queued, "played" waits for the device's own
+    /// position (the engine's timeline) to pass a buffer's last frame: later than "rendered" by the latency.
+    @Test func playedFollowsTheDevicePositionThroughTheEngine() throws {
+        let clock = ManualClock(skipsSleeps: true)
+        let hardware = SimulatedPCMHardware(name: "sim", formats: [.s16LE], rates: [48000], channels: 2...2,
+                                            periodFrames: 16...4096, periodStep: 16, periodCounts: 2...8)
+        let pcm = try SimulatedPCM(hardware: hardware, direction: .playback,
+                                   configuration: PCMConfiguration(format: .s16LE, rate: 48000, channels: 2,
+                                                                   periodFrames: 480, periodCount: 4),
+                                   clock: clock, playback: .memory)
+        let engine = try RenderEngine(output: pcm, input: nil, configuration: Self.plain)
+        final class Seen: @unchecked Sendable {
+            let entries = Mutex<[(index: Int, stage: AudioQueueBufferEvent.Stage, lastFrame: Int64?, played: Int64)]>([])
+        }
+        let seen = Seen()
+        let timeline = engine.timeline
+        let format = StreamFormat.linearPCM(sampleRate: 48000, channels: 2, bits: 16)
+        let queue = try OutputQueue(format: format, host: engine, callbackThread: QueueFixture.thread) { _, buffer, event in
+            seen.entries.withLock { $0.append((buffer.index, event.stage, event.lastFrame, timeline.playedFrames)) }
+        }
+        defer { queue.dispose() }
+        for _ in 0..<3 { try queue.enqueue(try QueueFixture.buffer(queue, int16: [Int16](repeating: 1000, count: 2 * 1000))) }
+        try queue.start()
+        try queue.stop(immediately: false)
+        let loop = try #require(engine.playback)
+        loop.prepareToStart()
+        for _ in 0..<20 {
+            try loop.period()
+            queue.deliverCallbacks()
+        }
+        clock.advance(by: .milliseconds(50))
+        try loop.period()
+        queue.deliverCallbacks()
+        let entries = seen.entries.withLock { $0 }
+        for index in 0..<3 {
+            let mine = entries.filter { $0.index == index }
+            #expect(mine.map(\.stage) == [.consumed, .rendered, .played], "buffer \(index)")
+            guard mine.count == 3 else { continue }
+            #expect(mine[1].lastFrame == Int64(1000 * (index + 1) - 1), "the queue started at timeline frame 0")
+            #expect(mine[2].lastFrame == mine[1].lastFrame)
+            #expect(mine[2].played > mine[2].lastFrame!, "played once the device position passed its last frame")
+            #expect(mine[1].played <= mine[1].lastFrame!, "rendered before the codec had played it (latency)")
+        }
+        #expect(queue.state == .stopped)
+    }
+}
