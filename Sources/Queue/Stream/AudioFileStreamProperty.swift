@@ -24,4 +24,10 @@ public struct AudioStreamPacketDescription: Hashable, Sendable {
     /// Frames in the packet when packets vary (0: the format's `framesPerPacket`).
     public var variableFramesInPacket: Int
     public var dataByteSize: Int
+
+    public init(startOffset: Int = 0, variableFramesInPacket: Int = 0, dataByteSize: Int = 0) {
+        self.startOffset = startOffset
+        self.variableFramesInPacket = variableFramesInPacket
+        self.dataByteSize = dataByteSize
+    }
 }
