@@ -95,6 +95,11 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
         callbackThread.add(self)
     }
 
+    /// A queue dropped without `dispose` still leaves the engine.
+    deinit {
+        if !state.withLock({ $0.disposed }) { host.detach(capture) }
+    }
+
     // MARK: - Buffers
 
     /// Bytes for whole packets covering at least `seconds` of the queue's format (Apple's "derive buffer

@@ -41,38 +41,49 @@ func int16s(_ bytes: [UInt8]) -> [Int16] {
     stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bytes[$0]) | Int16(bytes[$0 + 1]) << 8 }
 }
 
-@Suite("Input queue")
-struct InputQueueTests {
-    /// A queue on a test host with `buffers` buffers of `bufferFrames` frames enqueued.
-    static func make(format: StreamFormat, host: InputTestHost, thread: AudioQueueCallbackThread, deliveries: InputDeliveries,
-                     buffers: Int, bufferFrames: Int) throws -> InputQueue {
-        let queue = try InputQueue(format: format, host: host, callbackThread: thread, maximumBuffers: max(16, buffers),
-                                   dither: false, callback: deliveries.callback)
+/// One input queue on a test host, with its callback thread and what it delivered; ends them when dropped.
+final class InputFixture {
+    let thread: AudioQueueCallbackThread
+    let host: InputTestHost
+    let deliveries: InputDeliveries
+    let queue: InputQueue
+
+    /// A queue recording `format` from `channels` captured at `rate`, with `buffers` buffers of `bufferFrames`
+    /// frames (rounded up to whole packets) enqueued.
+    init(_ name: String, format: StreamFormat, rate: Int, channels: Int, maximumFrames: Int = 256,
+         buffers: Int, bufferFrames: Int, reenqueue: Bool = false) throws {
+        thread = try AudioQueueCallbackThread(name: name)
+        host = InputTestHost(rate: rate, channels: channels, maximumFrames: maximumFrames)
+        deliveries = InputDeliveries(thread: thread, reenqueue: reenqueue)
+        queue = try InputQueue(format: format, host: host, callbackThread: thread, maximumBuffers: max(16, buffers),
+                               dither: false, callback: deliveries.callback)
         queue.addListener(deliveries.listener)
         let bytes = (bufferFrames + format.framesPerPacket - 1) / format.framesPerPacket * format.bytesPerPacket
         for _ in 0..<buffers { try queue.enqueue(try queue.allocateBuffer(byteCapacity: bytes)) }
-        return queue
+    }
+
+    deinit {
+        queue.dispose()
+        thread.end()
     }
 
     /// Waits until the callback thread has delivered everything reported so far.
-    static func settle(_ queue: InputQueue) { queue.callbackThread.sync { queue.poll() } }
+    func settle() { queue.callbackThread.sync { [queue] in queue.poll() } }
+}
 
+@Suite("Input queue")
+struct InputQueueTests {
     static func ramp(_ count: Int, channels: Int = 1) -> [Int16] {
         (0..<(count * channels)).map { Int16(truncatingIfNeeded: $0 &* 37 &- 20000) }
     }
 
     @Test func framesArriveInOrderInFilledBuffersOnTheCallbackThread() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-order")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1, maximumFrames: 64)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 11, bufferFrames: 100)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-order", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 64, buffers: 11, bufferFrames: 100)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         let values = Self.ramp(1000)
         host.capture(values.map { Fixed824(int16: $0) }, period: 64)
-        Self.settle(queue)
+        fixture.settle()
         let got = deliveries.deliveries
         #expect(got.count == 10, "1000 frames fill ten 100-frame buffers")
         #expect(got.map(\.packets) == Array(repeating: 100, count: 10))
@@ -83,23 +94,18 @@ struct InputQueueTests {
     }
 
     @Test func stopMidBufferDeliversThePartialBufferAndLosesNoFrame() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-stop")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 16000, channels: 2, maximumFrames: 128)
-        let deliveries = InputDeliveries(thread: thread, reenqueue: true)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 16000, channels: 2, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 3, bufferFrames: 300)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-stop", format: .linearPCM(sampleRate: 16000, channels: 2, bits: 16), rate: 16000, channels: 2, maximumFrames: 128, buffers: 3, bufferFrames: 300, reenqueue: true)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         let values = Self.ramp(1234, channels: 2)
         let samples = values.map { Fixed824(int16: $0) }
         // Period by period, letting the callback thread return buffers as a running system would.
         for start in stride(from: 0, to: 1234, by: 128) {
             host.capture(Array(samples[(2 * start)..<(2 * min(1234, start + 128))]))
-            Self.settle(queue)
+            fixture.settle()
         }
         try queue.stop()
-        Self.settle(queue)
+        fixture.settle()
         let got = deliveries.deliveries
         #expect(got.map(\.packets) == [300, 300, 300, 300, 34], "four full buffers, then the 34 frames left at stop")
         #expect(got.map(\.packets).reduce(0, +) == 1234)
@@ -112,13 +118,8 @@ struct InputQueueTests {
     /// drained; 48 kHz to 44.1 kHz is L/M = 147/160.
     @Test(arguments: [480, 4800, 10007])
     func fortyEightKilohertzCaptureGivesTheConvertersFrameCount(frames: Int) throws {
-        let thread = try AudioQueueCallbackThread(name: "input-src")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 48000, channels: 2, maximumFrames: 480)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 44100, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 30, bufferFrames: 441)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-src", format: .linearPCM(sampleRate: 44100, channels: 1, bits: 16), rate: 48000, channels: 2, maximumFrames: 480, buffers: 30, bufferFrames: 441)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         let sine = (0..<frames).flatMap { f -> [Fixed824] in
             let v = Fixed824(0.25 * sin(2 * Double.pi * 440 * Double(f) / 48000))
@@ -126,7 +127,7 @@ struct InputQueueTests {
         }
         host.capture(sine)
         try queue.stop()
-        Self.settle(queue)
+        fixture.settle()
         let total = deliveries.deliveries.map(\.packets).reduce(0, +)
         #expect(total == (frames * 147 + 159) / 160)
         #expect(queue.droppedFrames == 0)
@@ -135,13 +136,8 @@ struct InputQueueTests {
     /// Closed form: a full-scale sine reads 0 dBFS peak and 10·log10(1/2) = -3.0103 dBFS average; one at half
     /// scale 20·log10(1/2) = -6.0206 peak and -9.0309 average; silence reads the meter's floor.
     @Test func metersReadTheClosedFormLevelsPerChannel() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-meter")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 48000, channels: 2, maximumFrames: 256)
-        let deliveries = InputDeliveries(thread: thread, reenqueue: true)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 48000, channels: 2, bits: 24), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 4, bufferFrames: 1024)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-meter", format: .linearPCM(sampleRate: 48000, channels: 2, bits: 24), rate: 48000, channels: 2, maximumFrames: 256, buffers: 4, bufferFrames: 1024, reenqueue: true)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         #expect(queue.levels.map(\.peak) == [LevelMeter.floor, LevelMeter.floor], "silent before anything is captured")
         try queue.start()
         // A sine at a quarter of the rate, phase 0: samples 0, 1, 0, -1 (peak exactly full scale).
@@ -159,29 +155,19 @@ struct InputQueueTests {
     }
 
     @Test func monoQueueFromStereoCaptureHasOneMeter() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-mono")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 2)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .muLaw(sampleRate: 8000, channels: 1), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 2, bufferFrames: 256)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-mono", format: .muLaw(sampleRate: 8000, channels: 1), rate: 8000, channels: 2, buffers: 2, bufferFrames: 256)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         // Behaviour 37: one meter per channel of the queue's format.
         #expect(queue.levels.count == 1)
     }
 
     @Test func anOverrunDropsAndCountsFramesWithoutBlocking() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-overrun")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1, maximumFrames: 128)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 1, bufferFrames: 200)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-overrun", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 128, buffers: 1, bufferFrames: 200)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         // One 200-frame buffer for 512 frames: 200 recorded, 312 dropped over the periods that found no buffer.
         host.capture([Fixed824](repeating: Fixed824(0.1), count: 512), period: 128)
-        Self.settle(queue)
+        fixture.settle()
         #expect(deliveries.deliveries.map(\.packets) == [200])
         #expect(queue.droppedFrames == 312)
         #expect(queue.overruns == 3, "periods 2 (56 of its frames), 3 and 4 found no buffer")
@@ -190,103 +176,97 @@ struct InputQueueTests {
         let buffer = try queue.allocateBuffer(byteCapacity: 2 * 100)
         try queue.enqueue(buffer)
         host.capture([Fixed824](repeating: .zero, count: 100))
-        Self.settle(queue)
+        fixture.settle()
         #expect(deliveries.deliveries.last?.startFrame == 512)
     }
 
     @Test func isRunningFollowsCaptureAndListenersHearEachChange() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-running")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1)
-        let deliveries = InputDeliveries(thread: thread, reenqueue: true)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 2, bufferFrames: 256)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-running", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, buffers: 2, bufferFrames: 256, reenqueue: true)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
-        Self.settle(queue)
+        fixture.settle()
         #expect(!queue.isRunning, "running from the first captured frame on, as Core Audio's is-running property")
         host.capture([Fixed824](repeating: .zero, count: 64))
-        Self.settle(queue)
+        fixture.settle()
         #expect(queue.isRunning)
         try queue.pause()
         #expect(queue.transportState == .paused)
         // Listeners read the property when told (as Core Audio's do), so let each notice land before the next change.
-        Self.settle(queue)
+        fixture.settle()
         try queue.start()
         host.capture([Fixed824](repeating: .zero, count: 64))
-        Self.settle(queue)
+        fixture.settle()
         try queue.stop()
-        Self.settle(queue)
+        fixture.settle()
         #expect(queue.transportState == .stopped)
         #expect(deliveries.notices.map(\.0) == [.isRunning, .isRunning, .isRunning, .isRunning])
         #expect(deliveries.notices.map(\.1) == [true, false, true, false])
     }
 
     @Test func pauseKeepsThePartialBufferAndFramesWhilePausedAreNotRecorded() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-pause")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 1, bufferFrames: 100)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-pause", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, buffers: 1, bufferFrames: 100)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         host.capture(Self.ramp(50).map { Fixed824(int16: $0) })
         try queue.pause()
         host.capture([Fixed824](repeating: Fixed824(0.5), count: 20))
         try queue.start()
         host.capture(Self.ramp(50).map { Fixed824(int16: $0 &+ 1) })
-        Self.settle(queue)
+        fixture.settle()
         #expect(deliveries.deliveries.map(\.packets) == [100])
         #expect(int16s(deliveries.bytes) == Self.ramp(50) + Self.ramp(50).map { $0 &+ 1 })
     }
 
     @Test func resetDiscardsWhatWasNotDelivered() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-reset")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 1, bufferFrames: 100)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-reset", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, buffers: 1, bufferFrames: 100)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         host.capture([Fixed824](repeating: Fixed824(int16: 1111), count: 60))
-        Self.settle(queue)
+        fixture.settle()
         try queue.reset()
         #expect(queue.transportState == .running, "reset keeps the transport state")
         host.capture([Fixed824](repeating: Fixed824(int16: 2222), count: 30))
         try queue.stop()
-        Self.settle(queue)
+        fixture.settle()
         #expect(deliveries.deliveries.map(\.packets) == [30])
         #expect(int16s(deliveries.bytes) == Array(repeating: 2222, count: 30))
     }
 
     @Test func startAtASampleTimeRecordsFromThatFrame() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-at")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1, maximumFrames: 64)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 2, bufferFrames: 500)
-        defer { queue.dispose() }
+        let fixture = try InputFixture("input-at", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 64, buffers: 2, bufferFrames: 500)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start(at: 100)
         let values = Self.ramp(300)
         host.capture(values.map { Fixed824(int16: $0) })
         try queue.stop()
-        Self.settle(queue)
+        fixture.settle()
         #expect(int16s(deliveries.bytes) == Array(values[100...]))
         #expect(queue.currentTime.sampleTime == 300)
     }
 
+    /// IMA4 packets are 64 frames (Apple IMA4: 34 bytes per channel): a buffer is filled in whole packets, and
+    /// a stop pads the last partial packet with silence.
+    @Test func imaFourBuffersFillInWholePackets() throws {
+        let fixture = try InputFixture("input-ima4", format: .appleIMA4(sampleRate: 16000, channels: 2), rate: 16000, channels: 2,
+                                       maximumFrames: 50, buffers: 2, bufferFrames: 150)
+        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
+        try queue.start()
+        host.capture([Fixed824](repeating: Fixed824(0.25), count: 2 * 200))
+        fixture.settle()
+        // 150 frames round up to 3 packets (192 frames) per buffer; 200 frames fill one and start the next.
+        #expect(deliveries.deliveries.map(\.packets) == [3])
+        try queue.stop()
+        fixture.settle()
+        #expect(deliveries.deliveries.map(\.packets) == [3, 1])
+        #expect(deliveries.deliveries.map(\.bytes.count) == [3 * 68, 68])
+        #expect(deliveries.deliveries.map(\.startFrame) == [0, 192])
+    }
+
     @Test func callsThatDoNotFitGiveTypedErrors() throws {
-        let thread = try AudioQueueCallbackThread(name: "input-errors")
-        defer { thread.end() }
-        let host = InputTestHost(rate: 8000, channels: 1)
-        let deliveries = InputDeliveries(thread: thread)
-        let queue = try Self.make(format: .appleIMA4(sampleRate: 8000, channels: 1), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 1, bufferFrames: 64)
-        let other = try Self.make(format: .appleIMA4(sampleRate: 8000, channels: 1), host: host, thread: thread,
-                                  deliveries: deliveries, buffers: 0, bufferFrames: 64)
+        let fixture = try InputFixture("input-errors", format: .appleIMA4(sampleRate: 8000, channels: 1), rate: 8000, channels: 1,
+                                       buffers: 0, bufferFrames: 64)
+        let (host, thread, queue) = (fixture.host, fixture.thread, fixture.queue)
+        let other = try InputQueue(format: .appleIMA4(sampleRate: 8000, channels: 1), host: host, callbackThread: thread) { _, _ in }
         defer { other.dispose() }
 
         func kind(_ body: () throws -> Void) -> AudioQueueError.Kind? {
@@ -302,7 +282,7 @@ struct InputQueueTests {
         queue.dispose()
         #expect(kind { try queue.start() } == .disposed)
         #expect(kind { try queue.enqueue(mine) } == .disposed)
-        #expect(host.attachedSinks == 1, "the disposed queue left the engine")
+        #expect(host.attachedSinks == 1, "the disposed queue left the engine; the other is still there")
 
         #expect(kind { _ = try InputQueue(format: .microsoftIMAADPCM(sampleRate: 8000, channels: 1), host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported)
         let noInput = InputTestHost(rate: 8000, channels: nil)
