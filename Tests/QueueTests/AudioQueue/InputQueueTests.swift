@@ -78,7 +78,8 @@ struct InputQueueTests {
     }
 
     @Test func framesArriveInOrderInFilledBuffersOnTheCallbackThread() throws {
-        let fixture = try InputFixture("input-order", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 64, buffers: 11, bufferFrames: 100)
+        let fixture = try InputFixture("input-order", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 64,
+                                       buffers: 11, bufferFrames: 100)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         let values = Self.ramp(1000)
@@ -94,7 +95,8 @@ struct InputQueueTests {
     }
 
     @Test func stopMidBufferDeliversThePartialBufferAndLosesNoFrame() throws {
-        let fixture = try InputFixture("input-stop", format: .linearPCM(sampleRate: 16000, channels: 2, bits: 16), rate: 16000, channels: 2, maximumFrames: 128, buffers: 3, bufferFrames: 300, reenqueue: true)
+        let fixture = try InputFixture("input-stop", format: .linearPCM(sampleRate: 16000, channels: 2, bits: 16), rate: 16000, channels: 2, maximumFrames: 128,
+                                       buffers: 3, bufferFrames: 300, reenqueue: true)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         let values = Self.ramp(1234, channels: 2)
@@ -118,7 +120,8 @@ struct InputQueueTests {
     /// drained; 48 kHz to 44.1 kHz is L/M = 147/160.
     @Test(arguments: [480, 4800, 10007])
     func fortyEightKilohertzCaptureGivesTheConvertersFrameCount(frames: Int) throws {
-        let fixture = try InputFixture("input-src", format: .linearPCM(sampleRate: 44100, channels: 1, bits: 16), rate: 48000, channels: 2, maximumFrames: 480, buffers: 30, bufferFrames: 441)
+        let fixture = try InputFixture("input-src", format: .linearPCM(sampleRate: 44100, channels: 1, bits: 16), rate: 48000, channels: 2, maximumFrames: 480,
+                                       buffers: 30, bufferFrames: 441)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         let sine = (0..<frames).flatMap { f -> [Fixed824] in
@@ -136,8 +139,9 @@ struct InputQueueTests {
     /// Closed form: a full-scale sine reads 0 dBFS peak and 10·log10(1/2) = -3.0103 dBFS average; one at half
     /// scale 20·log10(1/2) = -6.0206 peak and -9.0309 average; silence reads the meter's floor.
     @Test func metersReadTheClosedFormLevelsPerChannel() throws {
-        let fixture = try InputFixture("input-meter", format: .linearPCM(sampleRate: 48000, channels: 2, bits: 24), rate: 48000, channels: 2, maximumFrames: 256, buffers: 4, bufferFrames: 1024, reenqueue: true)
-        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
+        let fixture = try InputFixture("input-meter", format: .linearPCM(sampleRate: 48000, channels: 2, bits: 24), rate: 48000,
+                                       channels: 2, buffers: 4, bufferFrames: 1024, reenqueue: true)
+        let (host, queue) = (fixture.host, fixture.queue)
         #expect(queue.levels.map(\.peak) == [LevelMeter.floor, LevelMeter.floor], "silent before anything is captured")
         try queue.start()
         // A sine at a quarter of the rate, phase 0: samples 0, 1, 0, -1 (peak exactly full scale).
@@ -155,14 +159,16 @@ struct InputQueueTests {
     }
 
     @Test func monoQueueFromStereoCaptureHasOneMeter() throws {
-        let fixture = try InputFixture("input-mono", format: .muLaw(sampleRate: 8000, channels: 1), rate: 8000, channels: 2, buffers: 2, bufferFrames: 256)
-        let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
+        let fixture = try InputFixture("input-mono", format: .muLaw(sampleRate: 8000, channels: 1), rate: 8000, channels: 2,
+                                       buffers: 2, bufferFrames: 256)
+        let queue = fixture.queue
         // Behaviour 37: one meter per channel of the queue's format.
         #expect(queue.levels.count == 1)
     }
 
     @Test func anOverrunDropsAndCountsFramesWithoutBlocking() throws {
-        let fixture = try InputFixture("input-overrun", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 128, buffers: 1, bufferFrames: 200)
+        let fixture = try InputFixture("input-overrun", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 128,
+                                       buffers: 1, bufferFrames: 200)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         // One 200-frame buffer for 512 frames: 200 recorded, 312 dropped over the periods that found no buffer.
@@ -181,7 +187,8 @@ struct InputQueueTests {
     }
 
     @Test func isRunningFollowsCaptureAndListenersHearEachChange() throws {
-        let fixture = try InputFixture("input-running", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, buffers: 2, bufferFrames: 256, reenqueue: true)
+        let fixture = try InputFixture("input-running", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1,
+                                       buffers: 2, bufferFrames: 256, reenqueue: true)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         fixture.settle()
@@ -204,7 +211,8 @@ struct InputQueueTests {
     }
 
     @Test func pauseKeepsThePartialBufferAndFramesWhilePausedAreNotRecorded() throws {
-        let fixture = try InputFixture("input-pause", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, buffers: 1, bufferFrames: 100)
+        let fixture = try InputFixture("input-pause", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1,
+                                       buffers: 1, bufferFrames: 100)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         host.capture(Self.ramp(50).map { Fixed824(int16: $0) })
@@ -218,7 +226,8 @@ struct InputQueueTests {
     }
 
     @Test func resetDiscardsWhatWasNotDelivered() throws {
-        let fixture = try InputFixture("input-reset", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, buffers: 1, bufferFrames: 100)
+        let fixture = try InputFixture("input-reset", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1,
+                                       buffers: 1, bufferFrames: 100)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start()
         host.capture([Fixed824](repeating: Fixed824(int16: 1111), count: 60))
@@ -233,7 +242,8 @@ struct InputQueueTests {
     }
 
     @Test func startAtASampleTimeRecordsFromThatFrame() throws {
-        let fixture = try InputFixture("input-at", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 64, buffers: 2, bufferFrames: 500)
+        let fixture = try InputFixture("input-at", format: .linearPCM(sampleRate: 8000, channels: 1, bits: 16), rate: 8000, channels: 1, maximumFrames: 64,
+                                       buffers: 2, bufferFrames: 500)
         let (host, deliveries, queue) = (fixture.host, fixture.deliveries, fixture.queue)
         try queue.start(at: 100)
         let values = Self.ramp(300)
