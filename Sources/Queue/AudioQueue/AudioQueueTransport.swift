@@ -180,7 +180,8 @@ public struct AudioQueueTransport: Hashable, Sendable {
         switch (report, state) {
         case (.started, .starting):
             return enter(.running, at: time, [], running: true)
-        case (.started, .stopping(false)):
+        case (.started, .pausing), (.started, .stopping):
+            // It began sounding before the pause or stop was asked; the fade or play-out that follows ends it.
             return enter(state, at: since, [], running: true)
         case (.fadedOut, .pausing):
             return enter(.paused, at: time, [], running: false)

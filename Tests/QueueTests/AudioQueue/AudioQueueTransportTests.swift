@@ -141,6 +141,19 @@ struct AudioQueueTransportTests {
         }
     }
 
+    @Test func aStartReportedAfterAPauseOrStopStillCountsAsRunning() throws {
+        // The render side began sounding before the pause or stop reached it: is-running turns true, then
+        // false when the fade ends, so listeners see both changes.
+        for call in [T.Call.pause, .stop(immediately: true)] {
+            var m = try Self.machine(in: .starting(at: nil))
+            _ = try m.handle(call, at: Self.t0)
+            let state = m.state
+            #expect(m.handle(.started(at: 0), at: Self.t1).isRunningChanged == true)
+            #expect(m.state == state)
+            #expect(m.handle(.fadedOut, at: Self.t1).isRunningChanged == false)
+        }
+    }
+
     @Test func stopAfterEnqueuedFromStartingRunsThenStops() throws {
         var m = try Self.machine(in: .starting(at: nil))
         _ = try m.handle(.stop(immediately: false), at: Self.t0)
