@@ -14,7 +14,10 @@ import Synchronization
 /// when the first frame after a start is captured and false at pause and stop, as the listeners are told.
 ///
 /// When no empty buffer is enqueued the captured frames are dropped (the render thread never waits): the
-/// queue counts them (`droppedFrames`, `overruns`) and tells the overrun listeners.
+/// queue counts them (`droppedFrames`, `overruns`) and tells its listeners.
+///
+/// One or two channels, as the output queue (a codec HAT's ADC is stereo; a wider capture keeps its first
+/// two channels, a stereo capture into a mono queue is averaged).
 public final class InputQueue: AudioQueueService, @unchecked Sendable {
     /// A filled buffer as the callback receives it.
     public struct RecordedBuffer: Sendable {
@@ -29,14 +32,15 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     }
 
     public typealias Callback = @Sendable (InputQueue, RecordedBuffer) -> Void
-    /// Told of a property's change (`isRunning`, `droppedFrames`) on the callback thread.
-    public typealias Listener = @Sendable (InputQueue, Property) -> Void
+    /// Told of a property's change on the callback thread, with the value it changed to.
+    public typealias Listener = @Sendable (InputQueue, Change) -> Void
+    public typealias RunningListener = @Sendable (InputQueue, Bool) -> Void
 
-    public enum Property: Sendable, Hashable {
-        /// `isRunning` changed.
-        case isRunning
-        /// Frames were dropped for want of an empty buffer since the last notice (`droppedFrames`).
-        case droppedFrames
+    public enum Change: Sendable, Hashable {
+        /// Is-running turned true or false.
+        case isRunning(Bool)
+        /// Frames were dropped for want of an empty buffer since the last notice; the total so far.
+        case droppedFrames(Int64)
     }
 
     public let format: StreamFormat
@@ -58,17 +62,25 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
         var disposed = false
     }
 
-    private let state: Mutex<ControlState>
+    private let control: Mutex<ControlState>
 
     /// Creates the queue and attaches its render side to `host`'s capture.
     /// - Parameters:
     ///   - format: the data format to record; linear PCM (8/16/24/32-bit integer, 32/64-bit float), µ-law,
     ///     A-law or Apple IMA4, at a standard rate when it differs from the hardware's.
     ///   - dither: TPDF dither when recording 16-bit integers (off: plain rounding).
+    ///   - metering: whether the queue meters what it captures (`levels`).
     ///   - callback: called on `callbackThread` with each filled buffer.
     public init(format: StreamFormat, host: RenderHost, callbackThread: AudioQueueCallbackThread,
-                maximumBuffers: Int = 16, dither: Bool = true, clock: MonotonicClock = SystemClock.shared,
-                callback: @escaping Callback) throws(AudioQueueError) {
+                maximumBuffers: Int = 16, dither: Bool = true, metering: Bool = true,
+                clock: any MonotonicClock = SystemClock.shared, callback: @escaping Callback) throws(AudioQueueError) {
+        do { try format.validate() } catch {
+            throw AudioQueueError(.formatUnsupported, "cannot record \(error)", hint: "describe the data the buffers should carry")
+        }
+        guard format.channelsPerFrame <= 2 else {
+            throw AudioQueueError(.formatUnsupported, "cannot record \(format.channelsPerFrame)-channel data",
+                                  hint: "an input queue records mono or stereo, as the codec's ADC delivers")
+        }
         guard host.inputRate != nil, host.inputChannels != nil else {
             throw AudioQueueError(.system, "the engine has no capture device", hint: "open the engine with an input (a board with a codec ADC) before creating an input queue")
         }
@@ -82,8 +94,8 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
         self.clock = clock
         self.maximumBuffers = maximumBuffers
         pool = AudioQueueBufferPool(capacity: maximumBuffers)
-        capture = InputQueueCapture(format: format, maximumBuffers: maximumBuffers, dither: dither)
-        state = Mutex(ControlState(transport: AudioQueueTransport(at: clock.now)))
+        capture = InputQueueCapture(format: format, maximumBuffers: maximumBuffers, dither: dither, metering: metering)
+        control = Mutex(ControlState(transport: AudioQueueTransport(at: clock.now)))
         do {
             try host.attach(capture)
         } catch let error as StreamFormatError {
@@ -97,7 +109,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
 
     /// A queue dropped without `dispose` still leaves the engine.
     deinit {
-        if !state.withLock({ $0.disposed }) { host.detach(capture) }
+        if !control.withLock({ $0.disposed }) { host.detach(capture) }
     }
 
     // MARK: - Buffers
@@ -113,7 +125,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     /// A new buffer of `byteCapacity` bytes, owned by the queue. The queue fills it with whole packets, so it
     /// must hold at least one.
     public func allocateBuffer(byteCapacity: Int) throws(AudioQueueError) -> AudioQueueBuffer {
-        try state.withLock { (state: inout ControlState) throws(AudioQueueError) -> AudioQueueBuffer in
+        try control.withLock { (state: inout ControlState) throws(AudioQueueError) -> AudioQueueBuffer in
             guard !state.disposed else { throw AudioQueueError(.disposed, "allocate: the queue is disposed", hint: "create a new queue") }
             guard byteCapacity >= format.bytesPerPacket else {
                 throw AudioQueueError(.invalidBuffer, "a \(byteCapacity)-byte buffer cannot hold one \(format.bytesPerPacket)-byte packet of \(format.formatID)",
@@ -128,7 +140,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
 
     /// Gives an empty buffer to the queue to fill. It comes back through the callback when full (or at stop).
     public func enqueue(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
-        try state.withLock { (state: inout ControlState) throws(AudioQueueError) in
+        try control.withLock { (state: inout ControlState) throws(AudioQueueError) in
             guard !state.disposed else { throw AudioQueueError(.disposed, "enqueue: the queue is disposed", hint: "create a new queue") }
             guard pool.owns(buffer) else {
                 throw AudioQueueError(.foreignBuffer, "enqueue: the buffer was not allocated by this queue", hint: "allocate buffers with allocateBuffer(byteCapacity:)")
@@ -146,26 +158,26 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
 
     /// Starts capturing from the next period, or from device sample time `sampleTime`.
     public func start(at sampleTime: Int64? = nil) throws(AudioQueueError) {
-        try control(.start(at: sampleTime))
+        try handle(.start(at: sampleTime))
     }
 
     /// Accepted for symmetry with the output queue; an input queue has nothing to prepare.
-    public func prime() throws(AudioQueueError) { try control(.prime) }
+    public func prime() throws(AudioQueueError) { try handle(.prime) }
 
     /// Stops capturing and keeps the position; start resumes.
-    public func pause() throws(AudioQueueError) { try control(.pause) }
+    public func pause() throws(AudioQueueError) { try handle(.pause) }
 
     /// Ends the recording: what was captured, up to the last frame, is delivered to the callback.
-    public func stop() throws(AudioQueueError) { try control(.stop(immediately: true)) }
+    public func stop() throws(AudioQueueError) { try handle(.stop(immediately: true)) }
 
     /// Discards what was captured and not yet delivered; the transport state is kept.
-    public func reset() throws(AudioQueueError) { try control(.reset) }
+    public func reset() throws(AudioQueueError) { try handle(.reset) }
 
-    public var isRunning: Bool { state.withLock { $0.transport.isRunning } }
-    public var transportState: AudioQueueTransport.State { state.withLock { $0.transport.state } }
+    public var isRunning: Bool { control.withLock { $0.transport.isRunning } }
+    public var state: AudioQueueTransport.State { control.withLock { $0.transport.state } }
 
-    private func control(_ call: AudioQueueTransport.Call) throws(AudioQueueError) {
-        let changed = try state.withLock { (state: inout ControlState) throws(AudioQueueError) -> Bool in
+    private func handle(_ call: AudioQueueTransport.Call) throws(AudioQueueError) {
+        let changed = try control.withLock { (state: inout ControlState) throws(AudioQueueError) -> Bool? in
             guard !state.disposed else { throw AudioQueueError(.disposed, "\(call): the queue is disposed", hint: "create a new queue") }
             let now = clock.now
             var outcome = try state.transport.handle(call, at: now)
@@ -188,32 +200,43 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
                 outcome.isRunningChanged = report.isRunningChanged ?? outcome.isRunningChanged
             default: break
             }
-            return outcome.isRunningChanged != nil
+            return outcome.isRunningChanged
         }
-        if changed { notify(.isRunning) }
+        if let changed { notify(.isRunning(changed)) }
         // Deliver what a stop drained without waiting for the next poll.
         callbackThread.async { [self] in poll() }
     }
 
     // MARK: - Metering, time, counters
 
-    /// Peak and average power per channel of the queue's format, in dBFS, over the last captured period.
-    public var levels: [LevelMeter.Reading] { capture.levels.readings }
+    /// Peak and average power per channel of the queue's format, in dBFS, over the last captured period;
+    /// nil when the queue was made without metering.
+    public var levels: [LevelMeter.Reading]? { capture.meteringEnabled ? capture.levels.readings : nil }
     /// Frames (queue format) dropped because no empty buffer was enqueued.
     public var droppedFrames: Int64 { capture.droppedFrames }
     /// Periods in which frames were dropped.
     public var overruns: Int { capture.overruns }
     /// Frames captured at the hardware's rate while running.
     public var capturedFrames: Int64 { capture.capturedFrames }
-    /// The device timeline just after the last captured frame (sample time and monotonic time).
-    public var currentTime: RenderTime { capture.lastCapture }
+    /// Where the recording is: frames of the queue's format recorded so far (dropped ones included), and the
+    /// device timeline just after the last captured frame.
+    public var currentTime: AudioQueueTime {
+        let last = capture.lastCapture
+        return AudioQueueTime(sampleTime: capture.recordedFrameCount, deviceFrame: last.sampleTime, hostTime: last.hostTime)
+    }
 
     // MARK: - Listeners
+
+    /// Calls `listener` on the callback thread when is-running changes; returns an id for `removeListener`.
+    @discardableResult
+    public func addRunningListener(_ listener: @escaping RunningListener) -> Int {
+        addListener { queue, change in if case .isRunning(let running) = change { listener(queue, running) } }
+    }
 
     /// Calls `listener` on the callback thread when a property changes; returns an id for `removeListener`.
     @discardableResult
     public func addListener(_ listener: @escaping Listener) -> Int {
-        state.withLock { state in
+        control.withLock { state in
             state.nextListenerID += 1
             state.listeners.append((state.nextListenerID, listener))
             return state.nextListenerID
@@ -221,27 +244,33 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     }
 
     public func removeListener(_ id: Int) {
-        state.withLock { state in state.listeners.removeAll { $0.id == id } }
+        control.withLock { state in state.listeners.removeAll { $0.id == id } }
     }
 
-    private func notify(_ property: Property) {
-        let listeners = state.withLock { $0.listeners.map(\.listener) }
-        callbackThread.async { [self] in for listener in listeners { listener(self, property) } }
+    private func notify(_ change: Change) {
+        let listeners = control.withLock { $0.listeners.map(\.listener) }
+        callbackThread.async { [self] in for listener in listeners { listener(self, change) } }
     }
 
     // MARK: - Callback thread
+
+    /// Collects the render side's reports now and delivers their callbacks on the callback thread, waiting
+    /// until they have run (the thread also does this every poll interval).
+    public func deliverCallbacks() {
+        callbackThread.sync { [self] in poll() }
+    }
 
     /// Callback thread: delivers what the render side reported, in order.
     func poll() {
         while let report = capture.reports.pop() {
             switch report {
             case .started(let sampleTime):
-                let changed = state.withLock { state in
-                    state.transport.handle(.started(at: sampleTime), at: clock.now).isRunningChanged != nil
+                let changed = control.withLock { state in
+                    state.transport.handle(.started(at: sampleTime), at: clock.now).isRunningChanged
                 }
-                if changed { notifyHere(.isRunning) }
+                if let changed { notifyHere(.isRunning(changed)) }
             case .filled(let filled):
-                let buffer: AudioQueueBuffer = state.withLock { state in
+                let buffer: AudioQueueBuffer = control.withLock { state in
                     state.enqueued[Int(filled.index)] = false
                     return pool[Int(filled.index)]
                 }
@@ -251,23 +280,23 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
             }
         }
         let drops = capture.droppedFrames
-        let newDrops = state.withLock { state in
+        let newDrops = control.withLock { state in
             defer { state.reportedDrops = drops }
             return drops != state.reportedDrops
         }
-        if newDrops { notifyHere(.droppedFrames) }
+        if newDrops { notifyHere(.droppedFrames(drops)) }
     }
 
-    private func notifyHere(_ property: Property) {
-        let listeners = state.withLock { $0.listeners.map(\.listener) }
-        for listener in listeners { listener(self, property) }
+    private func notifyHere(_ change: Change) {
+        let listeners = control.withLock { $0.listeners.map(\.listener) }
+        for listener in listeners { listener(self, change) }
     }
 
     // MARK: - Disposal
 
     /// Stops the queue, detaches it from the engine and stops serving it; its buffers are not delivered again.
     public func dispose() {
-        let wasDisposed = state.withLock { state in
+        let wasDisposed = control.withLock { state in
             defer { state.disposed = true }
             return state.disposed
         }

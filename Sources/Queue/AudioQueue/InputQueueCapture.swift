@@ -36,6 +36,7 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
     let format: StreamFormat
     let maximumBuffers: Int
     let dither: Bool
+    let meteringEnabled: Bool
     /// Empty buffers, in the order they were enqueued (control -> render).
     let empties: SPSCRing<Int32>
     /// Started and filled reports (render -> callback thread).
@@ -59,17 +60,20 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
     private var startReported = true
 
     // Published to any thread.
-    let levels: InputLevels
+    let levels: AudioQueueLevels
+    private let recorded = Atomic<Int64>(0)
     private let captured = Atomic<Int64>(0)
     private let dropped = Atomic<Int64>(0)
     private let overrunCount = Atomic<Int>(0)
     private let lastSampleTime = Atomic<Int64>(0)
     private let lastHostNanoseconds = Atomic<Int64>(0)
 
-    init(format: StreamFormat, maximumBuffers: Int, dither: Bool) {
+    /// `format` has one or two channels (the widest meter a queue publishes).
+    init(format: StreamFormat, maximumBuffers: Int, dither: Bool, metering: Bool) {
         self.format = format
         self.maximumBuffers = maximumBuffers
         self.dither = dither
+        meteringEnabled = metering
         empties = SPSCRing(minimumCapacity: maximumBuffers)
         // Every buffer filled at most once before the callback thread polls, plus started reports.
         reports = SPSCRing(minimumCapacity: maximumBuffers + 16)
@@ -77,7 +81,7 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
         memory.initialize(repeating: nil, count: maximumBuffers)
         capacities = .allocate(capacity: maximumBuffers)
         capacities.initialize(repeating: 0, count: maximumBuffers)
-        levels = InputLevels(channels: min(format.channelsPerFrame, SampleConversion.maxChannels))
+        levels = AudioQueueLevels(channels: format.channelsPerFrame)
     }
 
     deinit {
@@ -93,6 +97,8 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
     var droppedFrames: Int64 { dropped.load(ordering: .relaxed) }
     /// Periods in which frames were dropped.
     var overruns: Int { overrunCount.load(ordering: .relaxed) }
+    /// Frames of the queue's format recorded (or dropped) so far.
+    var recordedFrameCount: Int64 { recorded.load(ordering: .relaxed) }
     /// The device sample time and monotonic time just after the last captured frame.
     var lastCapture: RenderTime {
         RenderTime(sampleTime: lastSampleTime.load(ordering: .relaxed),
@@ -108,7 +114,7 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
         hold { _ in
             self.converter = converter
             // Per-period readings (average is the period's own power, as Core Audio's per-buffer meters).
-            self.meter = LevelMeter(channels: levels.channels, sampleRate: Double(engineRate),
+            self.meter = !meteringEnabled ? nil : LevelMeter(channels: levels.channels, sampleRate: Double(engineRate),
                                     blockFrames: maximumFrames, averageTime: 0)
             return nil
         }
@@ -145,6 +151,7 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
             while !converter.drainTail() { emitPending(hostNanoseconds: lastHostNanoseconds.load(ordering: .relaxed)) }
             emitPending(hostNanoseconds: lastHostNanoseconds.load(ordering: .relaxed))
             if current >= 0 && filledPackets > 0 { deliver() }
+            recorded.store(recordedFrames, ordering: .relaxed)
             converter.reset()
             meter?.reset()
             return .off
@@ -187,7 +194,7 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
     func capture(frames: Int, from samples: UnsafePointer<Fixed824>, channels: Int, at time: RenderTime) {
         guard mode.compareExchange(expected: Mode.on.rawValue, desired: Mode.busy.rawValue, ordering: .acquiring).exchanged else { return }
         defer { mode.store(Mode.on.rawValue, ordering: .releasing) }
-        guard let converter, let meter, channels == converter.hardwareChannels, frames > 0 else { return }
+        guard let converter, channels == converter.hardwareChannels, frames > 0 else { return }
         var frames = frames
         var samples = samples
         var sampleTime = time.sampleTime
@@ -215,11 +222,12 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
         while offset < frames {
             let count = min(frames &- offset, converter.maximumFrames)
             let period = converter.accept(samples + offset &* channels, frames: count)
-            meter.measure(period)
+            meter?.measure(period)
             emitPending(hostNanoseconds: host &+ Int64(offset) &* 1_000_000_000 / rate)
             offset &+= count
         }
-        levels.publish(meter)
+        if let meter { levels.publish(meter) }
+        recorded.store(recordedFrames, ordering: .relaxed)
     }
 
     /// Encodes pending packets into buffers, taking empty ones as needed; drops them when none is enqueued.

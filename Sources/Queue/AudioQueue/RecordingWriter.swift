@@ -102,7 +102,7 @@ public final class RecordingWriter: @unchecked Sendable {
     /// ends the thread. Throws the error that stopped the recording, or one from closing the file.
     public func finish(_ queue: InputQueue) throws(RecordingWriterError) {
         try? queue.stop()
-        thread.sync { queue.poll() }
+        queue.deliverCallbacks()
         queue.dispose()
         thread.end()
         var failure = state.withLock { state -> RecordingWriterError? in

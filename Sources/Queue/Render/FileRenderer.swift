@@ -221,6 +221,20 @@ public final class FileRenderer {
     }
 
     func mapChannels(frames: Int) {
-        ChannelMap.map(inputBlock, channels: inChannels, into: mapped, channels: outChannels, frames: frames)
+        let ins = inChannels, outs = outChannels
+        if ins == outs {
+            mapped.update(from: inputBlock, count: frames * ins)
+        } else if ins == 2 && outs == 1 {
+            for f in 0..<frames {
+                let sum = Int64(inputBlock[2 * f].raw) + Int64(inputBlock[2 * f + 1].raw)
+                mapped[f] = Fixed824(raw: Int32(truncatingIfNeeded: (sum + (sum >= 0 ? 1 : 0)) >> 1))
+            }
+        } else if ins == 1 {
+            for f in 0..<frames { for c in 0..<outs { mapped[f * outs + c] = inputBlock[f] } }
+        } else {
+            for f in 0..<frames {
+                for c in 0..<outs { mapped[f * outs + c] = c < ins ? inputBlock[f * ins + c] : .zero }
+            }
+        }
     }
 }

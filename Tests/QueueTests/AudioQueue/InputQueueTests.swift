@@ -9,7 +9,7 @@ import Testing
 final class InputDeliveries: @unchecked Sendable {
     struct Delivery { var bytes: [UInt8]; var packets: Int; var startFrame: Int64; var onCallbackThread: Bool }
     private let log = Mutex<[Delivery]>([])
-    private let properties = Mutex<[(InputQueue.Property, Bool)]>([])
+    private let changes = Mutex<[InputQueue.Change]>([])
     let reenqueue: Bool
     let thread: AudioQueueCallbackThread
 
@@ -28,12 +28,12 @@ final class InputDeliveries: @unchecked Sendable {
     }
 
     var listener: InputQueue.Listener {
-        { [self] queue, property in properties.withLock { $0.append((property, queue.isRunning)) } }
+        { [self] _, change in changes.withLock { $0.append(change) } }
     }
 
     var deliveries: [Delivery] { log.withLock { $0 } }
     var bytes: [UInt8] { deliveries.flatMap(\.bytes) }
-    var notices: [(InputQueue.Property, Bool)] { properties.withLock { $0 } }
+    var notices: [InputQueue.Change] { changes.withLock { $0 } }
 }
 
 /// 16-bit little-endian samples from bytes.
@@ -68,7 +68,7 @@ final class InputFixture {
     }
 
     /// Waits until the callback thread has delivered everything reported so far.
-    func settle() { queue.callbackThread.sync { [queue] in queue.poll() } }
+    func settle() { queue.deliverCallbacks() }
 }
 
 @Suite("Input queue")
@@ -142,20 +142,20 @@ struct InputQueueTests {
         let fixture = try InputFixture("input-meter", format: .linearPCM(sampleRate: 48000, channels: 2, bits: 24), rate: 48000,
                                        channels: 2, buffers: 4, bufferFrames: 1024, reenqueue: true)
         let (host, queue) = (fixture.host, fixture.queue)
-        #expect(queue.levels.map(\.peak) == [LevelMeter.floor, LevelMeter.floor], "silent before anything is captured")
+        #expect(queue.levels?.map(\.peak) == [LevelMeter.floor, LevelMeter.floor], "silent before anything is captured")
         try queue.start()
         // A sine at a quarter of the rate, phase 0: samples 0, 1, 0, -1 (peak exactly full scale).
         let cycle: [Double] = [0, 1, 0, -1]
         let samples = (0..<1024).flatMap { f in [Fixed824(cycle[f % 4]), Fixed824(0.5 * cycle[f % 4])] }
         host.capture(samples)
-        let levels = queue.levels
+        let levels = try #require(queue.levels)
         #expect(levels.count == 2)
         #expect(abs(levels[0].peak - 0) < 1e-4)
         #expect(abs(levels[0].average - (-3.0103)) < 1e-3)
         #expect(abs(levels[1].peak - (-6.0206)) < 1e-3)
         #expect(abs(levels[1].average - (-9.0309)) < 1e-3)
         host.capture([Fixed824](repeating: .zero, count: 2 * 256))
-        #expect(queue.levels[0].average == LevelMeter.floor)
+        #expect(queue.levels?[0].average == LevelMeter.floor)
     }
 
     @Test func monoQueueFromStereoCaptureHasOneMeter() throws {
@@ -163,7 +163,7 @@ struct InputQueueTests {
                                        buffers: 2, bufferFrames: 256)
         let queue = fixture.queue
         // Behaviour 37: one meter per channel of the queue's format.
-        #expect(queue.levels.count == 1)
+        #expect(queue.levels?.count == 1)
     }
 
     @Test func anOverrunDropsAndCountsFramesWithoutBlocking() throws {
@@ -177,7 +177,7 @@ struct InputQueueTests {
         #expect(deliveries.deliveries.map(\.packets) == [200])
         #expect(queue.droppedFrames == 312)
         #expect(queue.overruns == 3, "periods 2 (56 of its frames), 3 and 4 found no buffer")
-        #expect(deliveries.notices.contains { $0.0 == .droppedFrames })
+        #expect(deliveries.notices.contains(.droppedFrames(312)))
         // The gap shows in the next buffer's start frame.
         let buffer = try queue.allocateBuffer(byteCapacity: 2 * 100)
         try queue.enqueue(buffer)
@@ -197,17 +197,15 @@ struct InputQueueTests {
         fixture.settle()
         #expect(queue.isRunning)
         try queue.pause()
-        #expect(queue.transportState == .paused)
-        // Listeners read the property when told (as Core Audio's do), so let each notice land before the next change.
+        #expect(queue.state == .paused)
         fixture.settle()
         try queue.start()
         host.capture([Fixed824](repeating: .zero, count: 64))
         fixture.settle()
         try queue.stop()
         fixture.settle()
-        #expect(queue.transportState == .stopped)
-        #expect(deliveries.notices.map(\.0) == [.isRunning, .isRunning, .isRunning, .isRunning])
-        #expect(deliveries.notices.map(\.1) == [true, false, true, false])
+        #expect(queue.state == .stopped)
+        #expect(deliveries.notices == [.isRunning(true), .isRunning(false), .isRunning(true), .isRunning(false)])
     }
 
     @Test func pauseKeepsThePartialBufferAndFramesWhilePausedAreNotRecorded() throws {
@@ -233,7 +231,7 @@ struct InputQueueTests {
         host.capture([Fixed824](repeating: Fixed824(int16: 1111), count: 60))
         fixture.settle()
         try queue.reset()
-        #expect(queue.transportState == .running, "reset keeps the transport state")
+        #expect(queue.state == .running, "reset keeps the transport state")
         host.capture([Fixed824](repeating: Fixed824(int16: 2222), count: 30))
         try queue.stop()
         fixture.settle()
@@ -251,7 +249,8 @@ struct InputQueueTests {
         try queue.stop()
         fixture.settle()
         #expect(int16s(deliveries.bytes) == Array(values[100...]))
-        #expect(queue.currentTime.sampleTime == 300)
+        #expect(queue.currentTime.deviceFrame == 300, "the device timeline after the last captured frame")
+        #expect(queue.currentTime.sampleTime == 200, "frames recorded, from sample time 100 on")
     }
 
     /// IMA4 packets are 64 frames (Apple IMA4: 34 bytes per channel): a buffer is filled in whole packets, and
@@ -295,6 +294,8 @@ struct InputQueueTests {
         #expect(host.attachedSinks == 1, "the disposed queue left the engine; the other is still there")
 
         #expect(kind { _ = try InputQueue(format: .microsoftIMAADPCM(sampleRate: 8000, channels: 1), host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported)
+        let surround = StreamFormat.linearPCM(sampleRate: 8000, channels: 6, bits: 16)
+        #expect(kind { _ = try InputQueue(format: surround, host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported)
         let noInput = InputTestHost(rate: 8000, channels: nil)
         #expect(kind { _ = try InputQueue(format: .muLaw(sampleRate: 8000, channels: 1), host: noInput, callbackThread: thread) { _, _ in } } == .system)
     }

@@ -47,7 +47,7 @@ struct InputRecordingWriterTests {
         let frames = samples.count / 2
         for start in stride(from: 0, to: frames, by: 256) {
             host.capture(Array(samples[(2 * start)..<(2 * min(frames, start + 256))]))
-            writer.thread.sync { queue.poll() }
+            queue.deliverCallbacks()
         }
     }
 

@@ -1,11 +1,10 @@
 import Codec8_24
 
-/// How interleaved 8.24 frames of one channel count become frames of another, the same way wherever a
-/// stream changes width (a file render, a capture into an input queue): equal counts copy; stereo to mono
-/// averages the pair (rounded half away from zero, so a full-scale pair stays in range); mono fans out to
-/// every channel; otherwise channels are kept by position and missing ones are silent.
+/// How a captured period's channels become the input queue's: equal counts copy; stereo to mono averages
+/// the pair (rounded half away from zero, as `appliance render` folds stereo files, so a full-scale pair
+/// stays in range); mono fans out to both channels; a wider capture keeps its first channels by position.
 /// Never allocates, so the render thread may call it.
-enum ChannelMap {
+enum InputChannelMap {
     static func map(_ source: UnsafePointer<Fixed824>, channels ins: Int,
                     into destination: UnsafeMutablePointer<Fixed824>, channels outs: Int, frames: Int) {
         if ins == outs {
