@@ -70,6 +70,36 @@ struct InputRecordingWriterTests {
         #expect(writer.latency.writes == (5000 + 319) / 320, "one write per 320-frame buffer, the last one partial")
     }
 
+    /// A 48 kHz stereo capture recorded as 44.1 kHz mono µ-law: sox reads back ceil(n · 147/160) frames (the
+    /// converter's contract), and each is the G.711 decoding of a level close to the captured sine's.
+    @Test func aFortyEightKilohertzStereoCaptureRecordsAsFortyFourMonoMuLaw() throws {
+        guard toolAvailable("sox") else { return }
+        let directory = TemporaryDirectory()
+        let path = directory.file("voice.wav")
+        let format = StreamFormat.muLaw(sampleRate: 44100, channels: 1)
+        let writer = try RecordingWriter(destination: try AudioFile.create(path: path, type: .wave, format: format))
+        let host = InputTestHost(rate: 48000, channels: 2, maximumFrames: 480)
+        let queue = try InputQueue(format: format, host: host, callbackThread: writer.thread, callback: writer.callback)
+        try writer.start(queue, plan: .covering(worstLatency: .milliseconds(20), pollInterval: writer.thread.pollInterval,
+                                                bufferDuration: 0.02, format: format))
+        let frames = 9600
+        let sine = (0..<frames).map { 0.5 * sin(2 * Double.pi * 1000 * Double($0) / 48000) }
+        let samples = sine.flatMap { [Fixed824($0), Fixed824($0)] }
+        for start in stride(from: 0, to: frames, by: 480) {
+            host.capture(Array(samples[(2 * start)..<(2 * (start + 480))]))
+            queue.deliverCallbacks()
+        }
+        try writer.finish(queue)
+        let theirs = try soxSamples(path).map { Double($0) / 2_147_483_648 }
+        #expect(theirs.count == (frames * 147 + 159) / 160)
+        // Up to half scale the sine stays in µ-law's top segment or below, whose step is 256 on the 14-bit scale
+        // (ITU-T G.711 Table 2a: 4063 ... 8159 in 16 steps), 1/32 of full scale: a decoded level is within half
+        // a step, 1/64, of the 44.1 kHz sine (plus the converter's ripple, under 1e-3).
+        let expected = (0..<theirs.count).map { 0.5 * sin(2 * Double.pi * 1000 * Double($0) / 44100) }
+        let worst = zip(theirs, expected).dropFirst(100).dropLast(100).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1.0 / 64 + 1e-3, "worst difference \(worst)")
+    }
+
     @Test func aWriteErrorStopsTheRecordingAndKeepsWhatWasWritten() throws {
         guard toolAvailable("sox") else { return }
         let directory = TemporaryDirectory()
