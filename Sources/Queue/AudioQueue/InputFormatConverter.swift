@@ -49,12 +49,17 @@ final class InputFormatConverter {
          dither: Bool = true) throws(StreamFormatError) {
         try format.validate()
         guard format.formatID != .microsoftIMAADPCM else {
-            throw StreamFormatError("an input queue records linear PCM, mu-law, A-law or Apple IMA4; Microsoft IMA ADPCM is for WAV files (record IMA4 into CAF or AIFF-C)")
+            throw StreamFormatError("an input queue records linear PCM, mu-law, A-law or Apple IMA4; "
+                                    + "Microsoft IMA ADPCM is for WAV files (record IMA4 into CAF or AIFF-C)")
         }
-        guard format.channelsPerFrame <= SampleConversion.maxChannels, (1...SampleConversion.maxChannels).contains(hardwareChannels) else {
-            throw StreamFormatError("an input queue records 1 ... \(SampleConversion.maxChannels) channels from 1 ... \(SampleConversion.maxChannels), not \(format.channelsPerFrame) from \(hardwareChannels)")
+        let most = SampleConversion.maxChannels
+        guard format.channelsPerFrame <= most, (1...most).contains(hardwareChannels) else {
+            throw StreamFormatError("the conversion takes 1 ... \(most) channels to 1 ... \(most), "
+                                    + "not \(hardwareChannels) to \(format.channelsPerFrame)")
         }
-        guard maximumFrames > 0 else { throw StreamFormatError("the capture period must be at least one frame, not \(maximumFrames)") }
+        guard maximumFrames > 0 else {
+            throw StreamFormatError("the capture period must be at least one frame, not \(maximumFrames)")
+        }
         let queueRate = Int(format.sampleRate.rounded())
         if Double(queueRate) != format.sampleRate {
             throw StreamFormatError("the queue's sample rate must be a whole number of Hz, not \(format.sampleRate)")
@@ -62,7 +67,8 @@ final class InputFormatConverter {
         if queueRate != hardwareRate {
             guard let from = StandardSampleRate(hertz: hardwareRate), let to = StandardSampleRate(hertz: queueRate) else {
                 let rates = StandardSampleRate.allCases.map { String($0.hertz) }.joined(separator: ", ")
-                throw StreamFormatError("cannot convert the hardware's \(hardwareRate) Hz to \(queueRate) Hz: both must be one of \(rates)")
+                throw StreamFormatError(
+                    "cannot convert the hardware's \(hardwareRate) Hz to \(queueRate) Hz: both must be one of \(rates)")
             }
             rateConverter = SampleRateConverter(from: from, to: to, channels: format.channelsPerFrame)
         } else {
@@ -146,7 +152,8 @@ final class InputFormatConverter {
             // Leave a packet's room for the padding below.
             let room = pendingCapacity &- framesPerPacket &- pendingCount
             guard room > 0 else { return false }
-            let produced = rateConverter.drain(output: UnsafeMutableBufferPointer(start: pending + pendingCount &* channels, count: room &* channels))
+            let tail = UnsafeMutableBufferPointer(start: pending + pendingCount &* channels, count: room &* channels)
+            let produced = rateConverter.drain(output: tail)
             appendConverted(produced)
             if rateConverter.pendingTailFrames > 0 { return false }
         }

@@ -75,17 +75,20 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
                 maximumBuffers: Int = 16, dither: Bool = true, metering: Bool = true,
                 clock: any MonotonicClock = SystemClock.shared, callback: @escaping Callback) throws(AudioQueueError) {
         do { try format.validate() } catch {
-            throw AudioQueueError(.formatUnsupported, "cannot record \(error)", hint: "describe the data the buffers should carry")
+            throw AudioQueueError(.formatUnsupported, "cannot record \(error)",
+                                  hint: "describe the data the buffers should carry")
         }
         guard format.channelsPerFrame <= 2 else {
             throw AudioQueueError(.formatUnsupported, "cannot record \(format.channelsPerFrame)-channel data",
                                   hint: "an input queue records mono or stereo, as the codec's ADC delivers")
         }
         guard host.inputRate != nil, host.inputChannels != nil else {
-            throw AudioQueueError(.system, "the engine has no capture device", hint: "open the engine with an input (a board with a codec ADC) before creating an input queue")
+            throw AudioQueueError(.system, "the engine has no capture device",
+                                  hint: "open the engine with an input (a board with a codec ADC) before creating an input queue")
         }
         guard maximumBuffers >= 1 else {
-            throw AudioQueueError(.limitReached, "an input queue needs room for at least one buffer, not \(maximumBuffers)", hint: "three or more are usual")
+            throw AudioQueueError(.limitReached, "an input queue needs room for at least one buffer, not \(maximumBuffers)",
+                                  hint: "three or more are usual")
         }
         self.format = format
         self.host = host
@@ -126,9 +129,10 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     /// must hold at least one.
     public func allocateBuffer(byteCapacity: Int) throws(AudioQueueError) -> AudioQueueBuffer {
         try control.withLock { (state: inout ControlState) throws(AudioQueueError) -> AudioQueueBuffer in
-            guard !state.disposed else { throw AudioQueueError(.disposed, "allocate: the queue is disposed", hint: "create a new queue") }
+            try Self.checkAlive(state, "allocate")
             guard byteCapacity >= format.bytesPerPacket else {
-                throw AudioQueueError(.invalidBuffer, "a \(byteCapacity)-byte buffer cannot hold one \(format.bytesPerPacket)-byte packet of \(format.formatID)",
+                throw AudioQueueError(.invalidBuffer,
+                                      "a \(byteCapacity)-byte buffer cannot hold one \(format.bytesPerPacket)-byte packet of \(format.formatID)",
                                       hint: "use bufferByteSize(forSeconds:)")
             }
             let buffer = try pool.allocate(byteCapacity: byteCapacity, packetDescriptionCapacity: 0)
@@ -141,12 +145,14 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     /// Gives an empty buffer to the queue to fill. It comes back through the callback when full (or at stop).
     public func enqueue(_ buffer: AudioQueueBuffer) throws(AudioQueueError) {
         try control.withLock { (state: inout ControlState) throws(AudioQueueError) in
-            guard !state.disposed else { throw AudioQueueError(.disposed, "enqueue: the queue is disposed", hint: "create a new queue") }
+            try Self.checkAlive(state, "enqueue")
             guard pool.owns(buffer) else {
-                throw AudioQueueError(.foreignBuffer, "enqueue: the buffer was not allocated by this queue", hint: "allocate buffers with allocateBuffer(byteCapacity:)")
+                throw AudioQueueError(.foreignBuffer, "enqueue: the buffer was not allocated by this queue",
+                                      hint: "allocate buffers with allocateBuffer(byteCapacity:)")
             }
             guard !state.enqueued[buffer.index] else {
-                throw AudioQueueError(.foreignBuffer, "enqueue: the buffer is already enqueued", hint: "enqueue it again once the callback has returned it")
+                throw AudioQueueError(.foreignBuffer, "enqueue: the buffer is already enqueued",
+                                      hint: "enqueue it again once the callback has returned it")
             }
             buffer.byteSize = 0
             state.enqueued[buffer.index] = true
@@ -178,7 +184,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
 
     private func handle(_ call: AudioQueueTransport.Call) throws(AudioQueueError) {
         let changed = try control.withLock { (state: inout ControlState) throws(AudioQueueError) -> Bool? in
-            guard !state.disposed else { throw AudioQueueError(.disposed, "\(call): the queue is disposed", hint: "create a new queue") }
+            try Self.checkAlive(state, "\(call)")
             let now = clock.now
             var outcome = try state.transport.handle(call, at: now)
             for action in outcome.actions {
@@ -293,6 +299,10 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     }
 
     // MARK: - Disposal
+
+    private static func checkAlive(_ state: ControlState, _ call: String) throws(AudioQueueError) {
+        if state.disposed { throw AudioQueueError(.disposed, "\(call): the queue is disposed", hint: "create a new queue") }
+    }
 
     /// Stops the queue, detaches it from the engine and stops serving it; its buffers are not delivered again.
     public func dispose() {

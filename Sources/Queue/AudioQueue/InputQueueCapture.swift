@@ -174,11 +174,11 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
     private func hold(_ body: (Mode) -> Mode?) {
         var previous = Mode.off
         while true {
-            if mode.compareExchange(expected: Mode.on.rawValue, desired: Mode.held.rawValue, ordering: .acquiringAndReleasing).exchanged {
+            if swap(.on, for: .held) {
                 previous = .on
                 break
             }
-            if mode.compareExchange(expected: Mode.off.rawValue, desired: Mode.held.rawValue, ordering: .acquiringAndReleasing).exchanged {
+            if swap(.off, for: .held) {
                 previous = .off
                 break
             }
@@ -189,10 +189,16 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
         mode.store(next.rawValue, ordering: .releasing)
     }
 
+    /// Whether `mode` was `expected` and is now `desired`; a success sees everything the last holder wrote
+    /// before its releasing `store`.
+    private func swap(_ expected: Mode, for desired: Mode) -> Bool {
+        mode.compareExchange(expected: expected.rawValue, desired: desired.rawValue, ordering: .acquiringAndReleasing).exchanged
+    }
+
     // MARK: - Render thread
 
     func capture(frames: Int, from samples: UnsafePointer<Fixed824>, channels: Int, at time: RenderTime) {
-        guard mode.compareExchange(expected: Mode.on.rawValue, desired: Mode.busy.rawValue, ordering: .acquiring).exchanged else { return }
+        guard swap(.on, for: .busy) else { return }
         defer { mode.store(Mode.on.rawValue, ordering: .releasing) }
         guard let converter, channels == converter.hardwareChannels, frames > 0 else { return }
         var frames = frames
