@@ -42,11 +42,11 @@ final class InputFormatConverter {
     /// Silence appended to complete the last packet at the end of a stream (IMA4), so far.
     private(set) var paddingFrames = 0
 
-    /// - Parameters:
-    ///   - format: the queue's data format; it must validate and be one the queue can record.
-    ///   - dither: whether 16-bit integer output is dithered (TPDF); off gives plain rounding.
-    init(format: StreamFormat, hardwareRate: Int, hardwareChannels: Int, maximumFrames: Int,
-         dither: Bool = true) throws(StreamFormatError) {
+    /// Why `format` cannot be recorded from a capture of `hardwareChannels` at `hardwareRate`, as an error;
+    /// nothing when it can. Returns the rate pair to convert between, when the rates differ.
+    @discardableResult
+    static func check(format: StreamFormat, hardwareRate: Int, hardwareChannels: Int) throws(StreamFormatError)
+        -> (from: StandardSampleRate, to: StandardSampleRate)? {
         try format.validate()
         guard format.formatID != .microsoftIMAADPCM else {
             throw StreamFormatError("an input queue records linear PCM, mu-law, A-law or Apple IMA4; "
@@ -57,23 +57,29 @@ final class InputFormatConverter {
             throw StreamFormatError("the conversion takes 1 ... \(most) channels to 1 ... \(most), "
                                     + "not \(hardwareChannels) to \(format.channelsPerFrame)")
         }
-        guard maximumFrames > 0 else {
-            throw StreamFormatError("the capture period must be at least one frame, not \(maximumFrames)")
-        }
         let queueRate = Int(format.sampleRate.rounded())
         if Double(queueRate) != format.sampleRate {
             throw StreamFormatError("the queue's sample rate must be a whole number of Hz, not \(format.sampleRate)")
         }
-        if queueRate != hardwareRate {
-            guard let from = StandardSampleRate(hertz: hardwareRate), let to = StandardSampleRate(hertz: queueRate) else {
-                let rates = StandardSampleRate.allCases.map { String($0.hertz) }.joined(separator: ", ")
-                throw StreamFormatError(
-                    "cannot convert the hardware's \(hardwareRate) Hz to \(queueRate) Hz: both must be one of \(rates)")
-            }
-            rateConverter = SampleRateConverter(from: from, to: to, channels: format.channelsPerFrame)
-        } else {
-            rateConverter = nil
+        guard queueRate != hardwareRate else { return nil }
+        guard let from = StandardSampleRate(hertz: hardwareRate), let to = StandardSampleRate(hertz: queueRate) else {
+            let rates = StandardSampleRate.allCases.map { String($0.hertz) }.joined(separator: ", ")
+            throw StreamFormatError(
+                "cannot convert the hardware's \(hardwareRate) Hz to \(queueRate) Hz: both must be one of \(rates)")
         }
+        return (from, to)
+    }
+
+    /// - Parameters:
+    ///   - format: the queue's data format; `check` says why one cannot be recorded.
+    ///   - dither: whether 16-bit integer output is dithered (TPDF); off gives plain rounding.
+    init(format: StreamFormat, hardwareRate: Int, hardwareChannels: Int, maximumFrames: Int,
+         dither: Bool = true) throws(StreamFormatError) {
+        let rates = try Self.check(format: format, hardwareRate: hardwareRate, hardwareChannels: hardwareChannels)
+        guard maximumFrames > 0 else {
+            throw StreamFormatError("the capture period must be at least one frame, not \(maximumFrames)")
+        }
+        rateConverter = rates.map { SampleRateConverter(from: $0.from, to: $0.to, channels: format.channelsPerFrame) }
         do { codec = try PacketCodec(format: format) } catch {
             throw StreamFormatError("\(format.formatID) cannot be encoded: \(error)")
         }

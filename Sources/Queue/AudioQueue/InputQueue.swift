@@ -74,17 +74,19 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     public init(format: StreamFormat, host: RenderHost, callbackThread: AudioQueueCallbackThread,
                 maximumBuffers: Int = 16, dither: Bool = true, metering: Bool = true,
                 clock: any MonotonicClock = SystemClock.shared, callback: @escaping Callback) throws(AudioQueueError) {
-        do { try format.validate() } catch {
-            throw AudioQueueError(.formatUnsupported, "cannot record \(error)",
-                                  hint: "describe the data the buffers should carry")
+        guard let inputRate = host.inputRate, let inputChannels = host.inputChannels else {
+            throw AudioQueueError(.system, "the engine has no capture device",
+                                  hint: "open the engine with an input (a board with a codec ADC) before creating an input queue")
         }
         guard format.channelsPerFrame <= 2 else {
             throw AudioQueueError(.formatUnsupported, "cannot record \(format.channelsPerFrame)-channel data",
                                   hint: "an input queue records mono or stereo, as the codec's ADC delivers")
         }
-        guard host.inputRate != nil, host.inputChannels != nil else {
-            throw AudioQueueError(.system, "the engine has no capture device",
-                                  hint: "open the engine with an input (a board with a codec ADC) before creating an input queue")
+        do {
+            try InputFormatConverter.check(format: format, hardwareRate: inputRate, hardwareChannels: inputChannels)
+        } catch {
+            throw AudioQueueError(.formatUnsupported, "cannot record \(format): \(error.reason)",
+                                  hint: "ask for linear PCM, mu-law, A-law or IMA4 at one of the standard rates")
         }
         guard maximumBuffers >= 1 else {
             throw AudioQueueError(.limitReached, "an input queue needs room for at least one buffer, not \(maximumBuffers)",
@@ -101,9 +103,6 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
         control = Mutex(ControlState(transport: AudioQueueTransport(at: clock.now)))
         do {
             try host.attach(capture)
-        } catch let error as StreamFormatError {
-            throw AudioQueueError(.formatUnsupported, "cannot record \(format): \(error.reason)",
-                                  hint: "ask for linear PCM, mu-law, A-law or IMA4 at one of the standard rates")
         } catch {
             throw AudioQueueError(.system, "the engine refused the input queue: \(error)", hint: "check the capture device")
         }
@@ -268,6 +267,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
 
     /// Callback thread: delivers what the render side reported, in order.
     func poll() {
+        guard !control.withLock({ $0.disposed }) else { return }
         while let report = capture.reports.pop() {
             switch report {
             case .started(let sampleTime):

@@ -294,6 +294,9 @@ struct InputQueueTests {
         #expect(host.attachedSinks == 1, "the disposed queue left the engine; the other is still there")
 
         #expect(kind { _ = try InputQueue(format: .microsoftIMAADPCM(sampleRate: 8000, channels: 1), host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported)
+        let odd = StreamFormat.linearPCM(sampleRate: 12345, channels: 1, bits: 16)
+        #expect(kind { _ = try InputQueue(format: odd, host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported,
+                "no converter from the hardware's 8 kHz to 12345 Hz")
         let surround = StreamFormat.linearPCM(sampleRate: 8000, channels: 6, bits: 16)
         #expect(kind { _ = try InputQueue(format: surround, host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported)
         let noInput = InputTestHost(rate: 8000, channels: nil)
