@@ -25,7 +25,7 @@ public final class AudioQueueCallbackThread: @unchecked Sendable {
     /// reported it (a few ms: well under a period of a typical queue buffer).
     public init(name: String, pollInterval: Duration = .milliseconds(5)) throws(AudioQueueError) {
         guard pollInterval > .zero else {
-            throw AudioQueueError(.system, "a callback thread's poll interval must be positive, not \(pollInterval)",
+            throw AudioQueueError(.invalidValue, "a callback thread's poll interval must be positive, not \(pollInterval)",
                                   hint: "a few milliseconds is usual")
         }
         self.name = name

@@ -11,6 +11,8 @@ public struct AudioQueueError: Error, Sendable, Hashable, CustomStringConvertibl
         case formatUnsupported
         /// A buffer's contents or size do not fit the queue's format (a partial packet, more bytes than fit).
         case invalidBuffer
+        /// A value outside its range (a volume above 1, a fade of no length).
+        case invalidValue
         /// A fixed limit was reached (buffers per queue, ring slots).
         case limitReached
         /// The engine or the system refused (attaching to the host, starting the callback thread).

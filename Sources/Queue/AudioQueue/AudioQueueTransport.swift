@@ -73,7 +73,7 @@ public struct AudioQueueTransport: Hashable, Sendable {
     }
 
     /// What the queue must do for a transition, in order.
-    public enum Action: Hashable, Sendable {
+    public enum Action: Hashable, Sendable, BitwiseCopyable {
         /// Decode ahead what is enqueued, so the first period after start carries audio.
         case decodeAhead
         /// Begin (or resume) rendering at a device sample time (nil: the next period); `fadeIn` after a pause.

@@ -37,6 +37,8 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
     private var nextToken = 1
     private var gain = 1.0
     private var disposed = false
+    /// Callback thread only: a poll is delivering.
+    private var polling = false
 
     /// The formats an output queue decodes (on the render thread, so only those `PacketCodec` decodes
     /// without allocating or failing on checked data).
@@ -60,7 +62,7 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
                                   hint: "an output queue plays mono or stereo; mix down to two channels first")
         }
         guard maximumBuffers > 0, fadeMilliseconds > 0, fadeMilliseconds <= 1000 else {
-            throw AudioQueueError(.limitReached, "\(maximumBuffers) buffers with \(fadeMilliseconds) ms fades",
+            throw AudioQueueError(.invalidValue, "\(maximumBuffers) buffers with \(fadeMilliseconds) ms fades",
                                   hint: "allow at least one buffer and a fade of a few ms")
         }
         self.format = format
@@ -143,19 +145,7 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
                 throw commandsFull()
             }
             transport = next
-            for action in outcome.actions { renderer.commands.push(Self.command(for: action)) }
-        }
-    }
-
-    private static func command(for action: AudioQueueTransport.Action) -> OutputQueueCommand {
-        switch action {
-        case .decodeAhead: .decodeAhead
-        case .begin(let at, let fadeIn): .begin(at: at, fadeIn: fadeIn)
-        case .fadeOutAndHold: .fadeOutAndHold
-        case .fadeOutAndDiscard(let keepRunning): .fadeOutAndDiscard(keepRunning: keepRunning)
-        case .discard: .discard
-        case .playOut: .playOut
-        case .flush: .flush
+            for action in outcome.actions { renderer.commands.push(.transport(action)) }
         }
     }
 
@@ -174,7 +164,7 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
     /// Sets the queue volume (linear 0 ... 1); a change while sounding ramps over the fade length.
     public func setVolume(_ linear: Double) throws(AudioQueueError) {
         guard linear.isFinite, (0...1).contains(linear) else {
-            throw AudioQueueError(.invalidBuffer, "queue volume \(linear)", hint: "a queue volume is 0 ... 1 (linear)")
+            throw AudioQueueError(.invalidValue, "queue volume \(linear)", hint: "a queue volume is 0 ... 1 (linear)")
         }
         try lock.locked { () throws(AudioQueueError) in
             try checkAlive()
@@ -234,6 +224,10 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
     }
 
     func poll() {
+        // A callback that calls `deliverCallbacks` would deliver later reports before the rest of this batch.
+        guard !polling else { return }
+        polling = true
+        defer { polling = false }
         var deliveries: [Delivery] = []
         lock.locked {
             guard !disposed else { return }
@@ -294,7 +288,4 @@ public final class OutputQueue: AudioQueueService, @unchecked Sendable {
         AudioQueueError(.limitReached, "the render side has not taken the queue's last \(renderer.commands.capacity) commands",
                         hint: "is the engine running? the queue's calls reach it once a period")
     }
-
-    /// The render side, for tests that pull it directly.
-    var renderSource: RenderSource { renderer }
 }

@@ -4,14 +4,8 @@
 enum OutputQueueCommand: BitwiseCopyable {
     /// Buffer `index` holds `bytes` bytes of whole packets at `data`, to be played after those before it.
     case enqueue(index: Int, data: UnsafeRawPointer, bytes: Int)
-    /// The transport's actions (see `AudioQueueTransport.Action`).
-    case begin(at: Int64?, fadeIn: Bool)
-    case fadeOutAndHold
-    case fadeOutAndDiscard(keepRunning: Bool)
-    case discard
-    case playOut
-    case flush
-    case decodeAhead
+    /// A transport action to carry out.
+    case transport(AudioQueueTransport.Action)
     /// The queue volume, raw 8.24; ramped when sounding.
     case volume(raw: Int32)
 }

@@ -164,11 +164,6 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                                              averageTime: 0) : nil
     }
 
-    /// The fade length in queue frames (set in `prepare`).
-    var fadeLength: Int { fadeFrames }
-    /// The converter's latency in engine frames (0 without one).
-    var converterLatency: Int { converter?.latencyFrames ?? 0 }
-
     // MARK: Render thread
 
     func render(frames: Int, into buffer: UnsafeMutablePointer<Fixed824>, at time: RenderTime) -> Bool {
@@ -226,7 +221,11 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                          mapping: FrameMapping) -> Bool {
         guard count > 0 else { return mode == .playing }
         if case .starved(let fadeIn) = mode {
-            guard available > 0 else { return false }
+            if playingOut && available == 0 {
+                endData()                         // asked to stop after what was enqueued, and it has played
+                return false
+            }
+            guard canResume(fadeIn: fadeIn, frames: count) else { return false }
             if fadeIn {
                 fade.set(.zero)
                 fade.ramp(to: .one, frames: fadeFrames)
@@ -237,7 +236,10 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
         }
         guard isSounding else { return false }
         var done = 0
-        while done < count {
+        // Each pass either takes frames or changes mode towards silence; the bound only guards the loop.
+        var passes = 0
+        while done < count && passes < 8 {
+            passes += 1
             let rest = count - done
             let here = out + done * channels
             switch mode {
@@ -278,7 +280,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 done += took
                 if fade.isSilent || took < limit {
                     finishFade(discard: discard, next: next)
-                    if case .starved = mode, available > 0 {
+                    if case .starved(let fadeIn) = mode, canResume(fadeIn: fadeIn, frames: count - done) {
                         // Data is there (a seek's first buffer, a late one): fade it in right away.
                         fade.ramp(to: .one, frames: fadeFrames)
                         mode = .playing
@@ -292,7 +294,17 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 return true
             }
         }
+        if done < count { (out + done * channels).update(repeating: .zero, count: (count - done) * channels) }
         return true
+    }
+
+    /// Whether a starved queue may sound again: after an underrun only once there is enough data to fade in
+    /// and still fade out cleanly should it run dry again (the rest of the period plus a fade), or when the
+    /// data is known to end (flushed, stopping after what is enqueued); after the end of data, at once.
+    private func canResume(fadeIn: Bool, frames: Int) -> Bool {
+        let avail = available
+        guard avail > 0 else { return false }
+        return !fadeIn || playingOut || flushed || avail >= frames + fadeFrames
     }
 
     /// The data has ended (flushed, or stopping after what was enqueued): no fade.
@@ -433,9 +445,9 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
             pendingBytes[slot] = bytes
             pendingCount += 1
             undecodedFrames += bytes / format.bytesPerPacket * format.framesPerPacket
-        case .begin(let at, let fadeIn):
+        case .transport(.begin(let at, let fadeIn)):
             mode = .waiting(at: at, fadeIn: fadeIn)
-        case .fadeOutAndHold:
+        case .transport(.fadeOutAndHold):
             switch mode {
             case .playing:
                 fade.ramp(to: .zero, frames: fadeFrames)
@@ -446,7 +458,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 mode = .idle
                 reports.push(.fadedOut)
             }
-        case .fadeOutAndDiscard(let keepRunning):
+        case .transport(.fadeOutAndDiscard(let keepRunning)):
             switch mode {
             case .playing:
                 fade.ramp(to: .zero, frames: fadeFrames)
@@ -462,11 +474,11 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 discardAll()
                 if !keepRunning { reports.push(.fadedOut) }
             }
-        case .discard:
+        case .transport(.discard):
             discardAll()
             if mode != .idle { mode = .idle }
             queuePosition = 0
-        case .playOut:
+        case .transport(.playOut):
             playingOut = true
             if mode == .starved(fadeIn: true) || mode == .starved(fadeIn: false), available == 0 {
                 playingOut = false
@@ -474,9 +486,9 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 queuePosition = 0
                 reports.push(.playedOut)
             }
-        case .flush:
+        case .transport(.flush):
             flushed = true
-        case .decodeAhead:
+        case .transport(.decodeAhead):
             if stagingCount == 0 { decodeChunk() }
         case .volume(let raw):
             if isSounding { volume.ramp(to: Fixed824(raw: raw), frames: fadeFrames) } else { volume.set(Fixed824(raw: raw)) }

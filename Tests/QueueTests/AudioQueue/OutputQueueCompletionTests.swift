@@ -1,5 +1,6 @@
 import Codec8_24
 import HAL
+import Synchronization
 import Testing
 @testable import Queue
 
@@ -126,5 +127,32 @@ struct OutputQueueCompletionTests {
         do { try queue.enqueue(buffer); Issue.record("overlapping packets accepted") } catch { #expect(error.kind == .invalidBuffer) }
         buffer.packetDescriptions![1].startOffset = 34
         try queue.enqueue(buffer)
+    }
+}
+
+extension OutputQueueCompletionTests {
+    @Test func aCallbackMayCallTheQueue() throws {
+        // Callbacks run outside the queue's lock: one that enqueues, reads state and asks for delivery works,
+        // and the stages still come in order.
+        let host = TestRenderHost(maximumFrames: 64)
+        let log = QueueLog()
+        let refills = Mutex(2)
+        let queue = try OutputQueue(format: Self.mono16, host: host, callbackThread: QueueFixture.thread,
+                                    clock: ManualClock()) { queue, buffer, event in
+            log.add(.buffer(index: buffer.index, event), onCallbackThread: QueueFixture.thread.isCurrent)
+            _ = queue.state
+            queue.deliverCallbacks()
+            if event.stage == .consumed, refills.withLock({ $0 -= 1; return $0 >= 0 }) { try? queue.enqueue(buffer) }
+        }
+        defer { queue.dispose() }
+        try queue.enqueue(try QueueFixture.buffer(queue, int16: [Int16](repeating: 3, count: 600)))
+        try queue.start()
+        for _ in 0..<60 {
+            _ = host.renderPeriod()
+            queue.deliverCallbacks()
+        }
+        // The buffer played three times (enqueued, then twice again from its own callback).
+        #expect(log.events(of: 0).map(\.stage) == [.consumed, .rendered, .played, .consumed, .rendered, .played,
+                                                     .consumed, .rendered, .played])
     }
 }

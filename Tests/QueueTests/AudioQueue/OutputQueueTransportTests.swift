@@ -203,3 +203,21 @@ struct OutputQueueTransportTests {
         #expect(queue.currentTime.sampleTime == 250 && queue.currentTime.deviceFrame == 250)
     }
 }
+
+extension OutputQueueTransportTests {
+    @Test func stopAfterEnqueuedDuringAnUnderrunStops() throws {
+        // Ran dry (an underrun), then asked to stop after what is enqueued: nothing is left, so it stops.
+        let host = TestRenderHost(maximumFrames: 256)
+        let log = QueueLog()
+        let queue = try QueueFixture.queue(Self.monoFloat, host: host, log: log)
+        defer { queue.dispose() }
+        try queue.enqueue(try QueueFixture.buffer(queue, float: [Float](repeating: 1, count: 300)))
+        try queue.start()
+        _ = host.render(periods: 1)               // the tail fade has begun (300 < 256 + 240)
+        try queue.stop(immediately: false)
+        _ = host.render(periods: 3)
+        queue.deliverCallbacks()
+        #expect(queue.state == .stopped && !queue.isRunning)
+        #expect(log.runningChanges == [true, false])
+    }
+}
