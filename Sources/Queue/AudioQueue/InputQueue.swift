@@ -89,7 +89,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
                                   hint: "ask for linear PCM, mu-law, A-law or IMA4 at one of the standard rates")
         }
         guard maximumBuffers >= 1 else {
-            throw AudioQueueError(.limitReached, "an input queue needs room for at least one buffer, not \(maximumBuffers)",
+            throw AudioQueueError(.invalidValue, "an input queue needs room for at least one buffer, not \(maximumBuffers)",
                                   hint: "three or more are usual")
         }
         self.format = format

@@ -299,6 +299,8 @@ struct InputQueueTests {
                 "no converter from the hardware's 8 kHz to 12345 Hz")
         let surround = StreamFormat.linearPCM(sampleRate: 8000, channels: 6, bits: 16)
         #expect(kind { _ = try InputQueue(format: surround, host: host, callbackThread: thread) { _, _ in } } == .formatUnsupported)
+        #expect(kind { _ = try InputQueue(format: .muLaw(sampleRate: 8000, channels: 1), host: host, callbackThread: thread,
+                                          maximumBuffers: 0) { _, _ in } } == .invalidValue)
         let noInput = InputTestHost(rate: 8000, channels: nil)
         #expect(kind { _ = try InputQueue(format: .muLaw(sampleRate: 8000, channels: 1), host: noInput, callbackThread: thread) { _, _ in } } == .system)
     }
