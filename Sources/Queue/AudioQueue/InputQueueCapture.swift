@@ -11,7 +11,8 @@ import Synchronization
 /// swapping `on` for `busy`, and the control thread takes the state over (to begin, hold, finish or discard)
 /// by swapping `on` or `off` for `held`, retrying while a period is in progress (a few microseconds). So the
 /// render thread never waits, and stop can drain the last frames synchronously on the control thread even
-/// when no further period comes.
+/// when no further period comes. A period that arrives while the control thread holds the state is not
+/// recorded: that happens only inside start, pause, stop and reset, whose own moment it is.
 final class InputQueueCapture: CaptureSink, @unchecked Sendable {
     /// What the render side tells the callback thread.
     enum Report: BitwiseCopyable {
@@ -120,13 +121,12 @@ final class InputQueueCapture: CaptureSink, @unchecked Sendable {
         }
     }
 
-    /// Records buffer `index`'s memory, before it is first enqueued.
+    /// Records buffer `index`'s memory, before it is first enqueued. No need to hold the render side (so a
+    /// buffer allocated while recording costs it no period): it reads the slot only after popping the index
+    /// from `empties`, whose releasing push comes after these writes.
     func register(index: Int, memory bytes: UnsafeMutableRawPointer, capacity: Int) {
-        hold { _ in
-            memory[index] = bytes
-            capacities[index] = capacity
-            return nil
-        }
+        memory[index] = bytes
+        capacities[index] = capacity
     }
 
     /// Starts (or resumes) capturing from the next period, or from device sample time `at`.
