@@ -1,0 +1,130 @@
+import HAL
+import Synchronization
+
+/// `SessionCoordinator` behind a lock, for the appliance's threads. Each call's actions go to `perform`
+/// one at a time, in order, outside the lock: a `perform` that calls back in (a listener that reactivates
+/// on an interruption's end) has its actions queued after the current ones.
+public final class AudioSessionManager: Sendable {
+    private struct Guarded {
+        var coordinator: SessionCoordinator
+        var pending: [SessionAction] = []
+        var draining = false
+    }
+
+    private let guarded: Mutex<Guarded>
+    private let perform: @Sendable (SessionAction) -> Void
+
+    public init(_ coordinator: SessionCoordinator, perform: @escaping @Sendable (SessionAction) -> Void) {
+        guarded = Mutex(Guarded(coordinator: coordinator))
+        self.perform = perform
+    }
+
+    /// A snapshot of the sessions and the device's state.
+    public var coordinator: SessionCoordinator { guarded.withLock { $0.coordinator } }
+
+    /// Registers a session and returns its handle.
+    public func session(_ id: SessionID, category: SessionCategory = .default,
+                        options: SessionCategoryOptions = []) throws(SessionError) -> AudioSession {
+        try run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in
+            try c.register(id, category: category, options: options)
+            return []
+        }
+        return AudioSession(id: id, manager: self)
+    }
+
+    /// Feed the jack detector's events here (`JackDetector`'s `onEvent`).
+    public func jackChanged(_ event: JackEvent) {
+        try? run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in c.jackChanged(event) }
+    }
+
+    public func wokeFromSleep(jack: JackState) {
+        try? run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in c.wokeFromSleep(jack: jack) }
+    }
+
+    public func beginInterruption(_ source: String) throws(SessionError) {
+        try run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.beginInterruption(source) }
+    }
+
+    public func endInterruption(_ source: String, shouldResume: Bool) throws(SessionError) {
+        try run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in
+            try c.endInterruption(source, shouldResume: shouldResume)
+        }
+    }
+
+    public func cancelInterruption(_ source: String) throws(SessionError) {
+        try run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.cancelInterruption(source) }
+    }
+
+    /// Applies `body` to the coordinator and performs its actions (and any queued meanwhile) in order.
+    func run(_ body: (inout SessionCoordinator) throws(SessionError) -> [SessionAction]) throws(SessionError) {
+        let drains = try guarded.withLock { (g: inout Guarded) throws(SessionError) -> Bool in
+            g.pending += try body(&g.coordinator)
+            guard !g.draining else { return false }
+            g.draining = true
+            return true
+        }
+        guard drains else { return }
+        while let action = guarded.withLock({ (g: inout Guarded) -> SessionAction? in
+            guard !g.pending.isEmpty else {
+                g.draining = false
+                return nil
+            }
+            return g.pending.removeFirst()
+        }) {
+            perform(action)
+        }
+    }
+}
+
+/// One session's handle: the calls an AVAudioSession client makes, forwarded to the manager.
+public final class AudioSession: Sendable {
+    public let id: SessionID
+    private let manager: AudioSessionManager
+
+    init(id: SessionID, manager: AudioSessionManager) {
+        self.id = id
+        self.manager = manager
+    }
+
+    public func setCategory(_ category: SessionCategory, options: SessionCategoryOptions = []) throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in
+            try c.setCategory(id, category, options: options)
+        }
+    }
+
+    public func setActive(_ active: Bool, notifyOthersOnDeactivation: Bool = false) throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in
+            try c.setActive(id, active, notifyOthersOnDeactivation: notifyOthersOnDeactivation)
+        }
+    }
+
+    public func setPreferredSampleRate(_ rate: Int?) throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.setPreferredSampleRate(id, rate) }
+    }
+
+    public func setPreferredIOBufferDuration(_ duration: Duration?) throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in
+            try c.setPreferredIOBufferDuration(id, duration)
+        }
+    }
+
+    public func setPreferredInput(_ port: AudioInputPort?) throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.setPreferredInput(id, port) }
+    }
+
+    public func overrideOutputToSpeaker(_ speaker: Bool) throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.overrideOutputToSpeaker(id, speaker) }
+    }
+
+    /// Tears the session down; nothing more is delivered to it.
+    public func remove() throws(SessionError) {
+        try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.remove(id) }
+    }
+
+    public var state: SessionState? { try? manager.coordinator.state(of: id) }
+    public var currentRoute: AudioRoute { manager.coordinator.currentRoute }
+    /// The device's current settings: this session's granted preferences while it rules the hardware,
+    /// otherwise whatever the device runs at.
+    public var hardware: HardwareSettings { manager.coordinator.hardware }
+    public var availableInputs: [AudioInputPort] { manager.coordinator.availableInputs }
+}
