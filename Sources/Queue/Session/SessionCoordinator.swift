@@ -269,11 +269,10 @@ public struct SessionCoordinator: Hashable, Sendable {
 
     private mutating func deactivate(_ i: Int, notifyOthers: Bool) -> [SessionAction] {
         switch clients[i].state {
-        case .inactive:
-            return []
-        case .interrupted:
+        case .inactive, .interrupted:
+            // No longer active, but it may still hold sessions it interrupted earlier: let them go.
             clients[i].state = .inactive
-            return []
+            return release(.session(clients[i].id), notify: notifyOthers)
         case .active:
             clients[i].state = .inactive
             clients[i].overridesToSpeaker = false
