@@ -1,29 +1,14 @@
-/// Where sound leaves the board.
-public enum AudioOutputPort: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// The board's speaker amplifier or line out: where sound goes with nothing in the jack.
-    case speaker
-    case headphones
-
-    public var description: String { rawValue }
-}
-
-/// Where sound enters the board: the codec's ADC input mux.
-public enum AudioInputPort: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    case builtInMic
-    case lineIn
-    /// The microphone of a 4-pole headset in the jack.
-    case headsetMic
-
-    public var description: String { rawValue }
-}
+import HAL
 
 /// The current route: the outputs sounding and, while the capture path is open, the input in use
 /// (AVAudioSessionRouteDescription's outputs and inputs; a route has no input while no session records).
 public struct AudioRoute: Hashable, Sendable, CustomStringConvertible {
-    public var outputs: [AudioOutputPort]
-    public var inputs: [AudioInputPort]
+    /// HAL's codec outputs: speaker (or line, on a board without a speaker) with nothing in the jack.
+    public var outputs: [CodecOutput]
+    /// HAL's codec inputs: the board's `microphone`, `line` in, or a headset's `headsetMicrophone`.
+    public var inputs: [CodecInput]
 
-    public init(outputs: [AudioOutputPort], inputs: [AudioInputPort] = []) {
+    public init(outputs: [CodecOutput], inputs: [CodecInput] = []) {
         self.outputs = outputs
         self.inputs = inputs
     }

@@ -108,7 +108,7 @@ public final class AudioSession: Sendable {
         }
     }
 
-    public func setPreferredInput(_ port: AudioInputPort?) throws(SessionError) {
+    public func setPreferredInput(_ port: CodecInput?) throws(SessionError) {
         try manager.run { (c: inout SessionCoordinator) throws(SessionError) -> [SessionAction] in try c.setPreferredInput(id, port) }
     }
 
@@ -126,5 +126,5 @@ public final class AudioSession: Sendable {
     /// The device's current settings: this session's granted preferences while it rules the hardware,
     /// otherwise whatever the device runs at.
     public var hardware: HardwareSettings { manager.coordinator.hardware }
-    public var availableInputs: [AudioInputPort] { manager.coordinator.availableInputs }
+    public var availableInputs: [CodecInput] { manager.coordinator.availableInputs }
 }

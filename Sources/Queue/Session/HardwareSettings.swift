@@ -45,9 +45,9 @@ public struct HardwareSettings: Hashable, Sendable, CustomStringConvertible {
 /// mic that only runs at 8 kHz).
 public struct HardwareCapabilities: Hashable, Sendable {
     public var output: PCMCapabilities
-    public var inputs: [AudioInputPort: PCMCapabilities]
+    public var inputs: [CodecInput: PCMCapabilities]
 
-    public init(output: PCMCapabilities, inputs: [AudioInputPort: PCMCapabilities] = [:]) {
+    public init(output: PCMCapabilities, inputs: [CodecInput: PCMCapabilities] = [:]) {
         self.output = output
         self.inputs = inputs
     }
@@ -58,7 +58,7 @@ public struct HardwareCapabilities: Hashable, Sendable {
     ///
     /// "Nearest" as alsa-lib's `snd_pcm_hw_param_set_near` (src/pcm/pcm_params.c) decides it: the value
     /// at or above the request unless the one below is strictly nearer, so a tie goes up.
-    func grant(_ preferences: HardwarePreferences, output usesOutput: Bool, input: AudioInputPort?,
+    func grant(_ preferences: HardwarePreferences, output usesOutput: Bool, input: CodecInput?,
                current: HardwareSettings) throws(SessionError) -> HardwareSettings {
         var devices: [PCMCapabilities] = usesOutput ? [output] : []
         if let input {

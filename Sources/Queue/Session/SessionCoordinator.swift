@@ -25,7 +25,7 @@ public struct SessionCoordinator: Hashable, Sendable {
         var policy: CategoryPolicy
         var state: SessionState = .inactive
         var preferences = HardwarePreferences()
-        var preferredInput: AudioInputPort?
+        var preferredInput: CodecInput?
         var overridesToSpeaker = false
         /// The order of its latest activation: the latest active session's preferences rule the hardware.
         var activation = 0
@@ -34,7 +34,9 @@ public struct SessionCoordinator: Hashable, Sendable {
 
     public let capabilities: HardwareCapabilities
     /// The inputs the board always has (onboard microphone, line in).
-    public let builtInInputs: [AudioInputPort]
+    public let builtInInputs: [CodecInput]
+    /// Where sound goes with nothing in the jack: the speaker amplifier, or the line out of a board without one.
+    public let mainOutput: CodecOutput
     /// What the hardware runs at now: what every session reads, active or not.
     public private(set) var hardware: HardwareSettings
     public private(set) var jack: JackState
@@ -47,14 +49,16 @@ public struct SessionCoordinator: Hashable, Sendable {
     private var captureOpen = false
     private var activations = 0
 
-    /// `hardware` is the device's existing state; `jack` what the jack detector reports now.
-    public init(capabilities: HardwareCapabilities, builtInInputs: [AudioInputPort], hardware: HardwareSettings,
-                jack: JackState = .unplugged) {
+    /// `hardware` is the device's existing state; `jack` what the jack detector reports now. The ports are
+    /// HAL's codec outputs and inputs, so a route maps straight onto the codec driver's `select` calls.
+    public init(capabilities: HardwareCapabilities, builtInInputs: [CodecInput], mainOutput: CodecOutput = .speaker,
+                hardware: HardwareSettings, jack: JackState = .unplugged) {
         self.capabilities = capabilities
-        self.builtInInputs = AudioInputPort.allCases.filter { $0 != .headsetMic && builtInInputs.contains($0) }
+        self.builtInInputs = CodecInput.allCases.filter { $0 != .headsetMicrophone && builtInInputs.contains($0) }
+        self.mainOutput = mainOutput
         self.hardware = hardware
         self.jack = jack
-        currentRoute = AudioRoute(outputs: [jack.isPlugged ? .headphones : .speaker])
+        currentRoute = AudioRoute(outputs: [jack.isPlugged ? .headphones : mainOutput])
     }
 
     // MARK: Queries
@@ -70,18 +74,18 @@ public struct SessionCoordinator: Hashable, Sendable {
     public func isDucked(_ id: SessionID) -> Bool { ducked.contains(id) }
 
     /// The inputs that could be used now: the board's own, and the headset's microphone while one is in.
-    public var availableInputs: [AudioInputPort] {
-        AudioInputPort.allCases.filter { builtInInputs.contains($0) || ($0 == .headsetMic && jack.hasMicrophone) }
+    public var availableInputs: [CodecInput] {
+        CodecInput.allCases.filter { builtInInputs.contains($0) || ($0 == .headsetMicrophone && jack.hasMicrophone) }
     }
 
     /// The input the ADC mux is set to: the latest active capture session's preference while that port is
     /// available, else the headset microphone when plugged (what plugging it in means), else the board's.
-    public var selectedInput: AudioInputPort? {
+    public var selectedInput: CodecInput? {
         let available = availableInputs
         let preferred = clients.filter { $0.isActive && $0.policy.usesInput && $0.preferredInput != nil }
             .max { $0.activation < $1.activation }?.preferredInput
         if let preferred, available.contains(preferred) { return preferred }
-        return [.headsetMic, .builtInMic, .lineIn].first(where: available.contains)
+        return [.headsetMicrophone, .microphone, .line].first(where: available.contains)
     }
 
     // MARK: Sessions
@@ -140,7 +144,7 @@ public struct SessionCoordinator: Hashable, Sendable {
 
     /// Chooses the input a capture session wants (nil: the default). Only an available port can be chosen;
     /// one that later disappears falls back to the default while it is gone.
-    public mutating func setPreferredInput(_ id: SessionID, _ port: AudioInputPort?) throws(SessionError) -> [SessionAction] {
+    public mutating func setPreferredInput(_ id: SessionID, _ port: CodecInput?) throws(SessionError) -> [SessionAction] {
         if let port, !availableInputs.contains(port) { throw .inputUnavailable(port) }
         return try transaction { (s: inout Self) throws(SessionError) -> [SessionAction] in
             let i = try s.index(of: id)
@@ -149,8 +153,8 @@ public struct SessionCoordinator: Hashable, Sendable {
         }
     }
 
-    /// Forces the output to the speaker while this session is active, even with headphones in
-    /// (AVAudioSession's overrideOutputAudioPort(.speaker)); false gives the jack back its say.
+    /// Forces the output to the main output (speaker or line out) while this session is active, even with
+    /// headphones in (AVAudioSession's overrideOutputAudioPort(.speaker)); false gives the jack back its say.
     public mutating func overrideOutputToSpeaker(_ id: SessionID, _ speaker: Bool) throws(SessionError) -> [SessionAction] {
         try transaction { (s: inout Self) throws(SessionError) -> [SessionAction] in
             let i = try s.index(of: id)
@@ -320,8 +324,8 @@ public struct SessionCoordinator: Hashable, Sendable {
     /// What is available at the jack, for telling added from removed.
     private static func devices(_ jack: JackState) -> Set<String> {
         var devices: Set<String> = []
-        if jack.isPlugged { devices.insert(AudioOutputPort.headphones.rawValue) }
-        if jack.hasMicrophone { devices.insert(AudioInputPort.headsetMic.rawValue) }
+        if jack.isPlugged { devices.insert("headphones") }
+        if jack.hasMicrophone { devices.insert("headset microphone") }
         return devices
     }
 
@@ -349,7 +353,7 @@ public struct SessionCoordinator: Hashable, Sendable {
             actions.append(.capture(open: capture))
         }
         let speaker = !jack.isPlugged || active.contains(where: \.overridesToSpeaker)
-        let route = AudioRoute(outputs: [speaker ? .speaker : .headphones],
+        let route = AudioRoute(outputs: [speaker ? mainOutput : .headphones],
                                inputs: captureOpen ? selectedInput.map { [$0] } ?? [] : [])
         if route != currentRoute || always {
             let previous = currentRoute

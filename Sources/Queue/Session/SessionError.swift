@@ -1,3 +1,5 @@
+import HAL
+
 /// Why a session call was refused. The coordinator's state is unchanged by a refused call.
 public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownSession(SessionID)
@@ -12,7 +14,7 @@ public enum SessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A recording session silences all other output while it is active.
     case outputSilencedByRecording(SessionID)
     /// The input port is not available now (nothing plugged in, or the board has none).
-    case inputUnavailable(AudioInputPort)
+    case inputUnavailable(CodecInput)
     /// A capture session with no input port to record from.
     case noInput
     /// The devices a session uses share no sample rate (each device's offer listed).

@@ -198,7 +198,7 @@ struct SessionActivationTests {
              start == "removed" ? unchanged : .state(.inactive)),
             ("setPreferredSampleRate", { c throws(SessionError) in try c.setPreferredSampleRate("player", 44100) }, unchanged),
             ("setPreferredIOBufferDuration", { c throws(SessionError) in try c.setPreferredIOBufferDuration("player", .milliseconds(5)) }, unchanged),
-            ("setPreferredInput", { c throws(SessionError) in try c.setPreferredInput("player", .lineIn) }, unchanged),
+            ("setPreferredInput", { c throws(SessionError) in try c.setPreferredInput("player", .line) }, unchanged),
             ("overrideOutputToSpeaker", { c throws(SessionError) in try c.overrideOutputToSpeaker("player", true) }, unchanged),
             ("remove", { c throws(SessionError) in try c.remove("player") }, start == "removed" ? unchanged : .gone),
         ]

@@ -16,8 +16,8 @@ enum SessionFixture {
     static let initial = HardwareSettings(sampleRate: 48000, ioBufferFrames: 1024, outputChannels: 2)
 
     static func coordinator(jack: JackState = .unplugged, headsetMic: PCMCapabilities = codec,
-                            builtIn: [AudioInputPort] = [.builtInMic, .lineIn]) -> SessionCoordinator {
-        SessionCoordinator(capabilities: HardwareCapabilities(output: codec, inputs: [.builtInMic: codec, .lineIn: codec, .headsetMic: headsetMic]),
+                            builtIn: [CodecInput] = [.microphone, .line]) -> SessionCoordinator {
+        SessionCoordinator(capabilities: HardwareCapabilities(output: codec, inputs: [.microphone: codec, .line: codec, .headsetMicrophone: headsetMic]),
                            builtInInputs: builtIn, hardware: initial, jack: jack)
     }
 

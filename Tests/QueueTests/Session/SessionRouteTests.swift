@@ -80,7 +80,7 @@ struct SessionRouteTests {
         var coordinator = F.coordinator()
         try coordinator.register("recorder", category: .record)
         _ = try coordinator.setActive("recorder", true)
-        #expect(coordinator.currentRoute == AudioRoute(outputs: [.speaker], inputs: [.builtInMic]))
+        #expect(coordinator.currentRoute == AudioRoute(outputs: [.speaker], inputs: [.microphone]))
         let manager = AudioSessionManager(coordinator) { performed.append($0) }
         let detector = try JackDetector(sensing: Self.sensing(microphone: true), gpio: gpio, clock: clock) {
             manager.jackChanged($0)
@@ -93,20 +93,20 @@ struct SessionRouteTests {
         gpio.schedule(Self.micLine, level: true, at: start + Self.ms(33))
         try Self.run(gpio, detector, for: Self.ms(400))
         let plugged = performed.take()
-        let before = AudioRoute(outputs: [.speaker], inputs: [.builtInMic])
-        let after = AudioRoute(outputs: [.headphones], inputs: [.headsetMic])
+        let before = AudioRoute(outputs: [.speaker], inputs: [.microphone])
+        let after = AudioRoute(outputs: [.headphones], inputs: [.headsetMicrophone])
         // One change for the whole insertion (behaviour 5), the input now the headset's (behaviour 4).
         #expect(F.routeChanges(plugged, to: "recorder") == [RouteChange(reason: .newDeviceAvailable, previousRoute: before)])
         #expect(plugged.contains(.setRoute(after)))
-        #expect(manager.coordinator.availableInputs == [.builtInMic, .lineIn, .headsetMic])
+        #expect(manager.coordinator.availableInputs == [.microphone, .line, .headsetMicrophone])
 
         // The microphone drops while the plug stays (a mic through an adapter): the input falls back.
         gpio.setLevel(Self.micLine, to: false)
         try Self.run(gpio, detector, for: Self.ms(100))
         let dropped = performed.take()
         #expect(F.routeChanges(dropped, to: "recorder") == [RouteChange(reason: .oldDeviceUnavailable, previousRoute: after)])
-        #expect(manager.coordinator.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.builtInMic]))
-        #expect(manager.coordinator.availableInputs == [.builtInMic, .lineIn])
+        #expect(manager.coordinator.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.microphone]))
+        #expect(manager.coordinator.availableInputs == [.microphone, .line])
     }
 
     static func headsetEvent(_ state: JackState, from previous: JackState) -> JackEvent {
@@ -116,25 +116,25 @@ struct SessionRouteTests {
     @Test func aPreferredInputThatDisappearsFallsBackAndReturns() throws {
         var c = F.coordinator(jack: .headset)
         try c.register("recorder", category: .record)
-        #expect(throws: SessionError.inputUnavailable(.headsetMic)) {
+        #expect(throws: SessionError.inputUnavailable(.headsetMicrophone)) {
             var other = F.coordinator()
             try other.register("r", category: .record)
-            _ = try other.setPreferredInput("r", .headsetMic)
+            _ = try other.setPreferredInput("r", .headsetMicrophone)
         }
-        _ = try c.setPreferredInput("recorder", .lineIn)
+        _ = try c.setPreferredInput("recorder", .line)
         _ = try c.setActive("recorder", true)
         // The preference pins line in though a headset is in.
-        #expect(c.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.lineIn]))
-        let chosen = try c.setPreferredInput("recorder", .headsetMic)
-        #expect(F.routeChanges(chosen, to: "recorder") == [RouteChange(reason: .override, previousRoute: AudioRoute(outputs: [.headphones], inputs: [.lineIn]))])
+        #expect(c.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.line]))
+        let chosen = try c.setPreferredInput("recorder", .headsetMicrophone)
+        #expect(F.routeChanges(chosen, to: "recorder") == [RouteChange(reason: .override, previousRoute: AudioRoute(outputs: [.headphones], inputs: [.line]))])
         // Pulled: one change, and the input falls back to the board's microphone.
         let pulled = c.jackChanged(Self.headsetEvent(.unplugged, from: .headset))
         #expect(F.routeChanges(pulled, to: "recorder") == [RouteChange(reason: .oldDeviceUnavailable,
-                                                                       previousRoute: AudioRoute(outputs: [.headphones], inputs: [.headsetMic]))])
-        #expect(c.currentRoute == AudioRoute(outputs: [.speaker], inputs: [.builtInMic]))
+                                                                       previousRoute: AudioRoute(outputs: [.headphones], inputs: [.headsetMicrophone]))])
+        #expect(c.currentRoute == AudioRoute(outputs: [.speaker], inputs: [.microphone]))
         // Back in: the preference applies again.
         _ = c.jackChanged(Self.headsetEvent(.headset, from: .unplugged))
-        #expect(c.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.headsetMic]))
+        #expect(c.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.headsetMicrophone]))
     }
 
     @Test func speakerOverrideAndCategoryChangesAreTheirOwnReasons() throws {
@@ -152,7 +152,7 @@ struct SessionRouteTests {
         // The recorder's activation opens the capture path: the route gains an input.
         let recording = try c.setActive("recorder", true)
         #expect(F.routeChanges(recording, to: "recorder") == [RouteChange(reason: .categoryChange, previousRoute: F.speaker)])
-        #expect(c.currentRoute == AudioRoute(outputs: [.speaker], inputs: [.builtInMic]))
+        #expect(c.currentRoute == AudioRoute(outputs: [.speaker], inputs: [.microphone]))
     }
 
     @Test func wakingFromSleepReappliesTheCodecAndReportsAChangedRoute() throws {
@@ -164,6 +164,15 @@ struct SessionRouteTests {
         let woke = c.wokeFromSleep(jack: .headphones)
         #expect(woke == [.applyHardware(F.initial), .setRoute(F.headphones),
                          .notify("player", .routeChanged(RouteChange(reason: .wakeFromSleep, previousRoute: F.speaker)))])
+    }
+
+    @Test func aBoardWithoutASpeakerFallsBackToItsLineOut() throws {
+        var c = SessionCoordinator(capabilities: HardwareCapabilities(output: F.codec), builtInInputs: [], mainOutput: .line,
+                                   hardware: F.initial, jack: .headphones)
+        try c.register("player", category: .playback)
+        let pulled = c.jackChanged(Self.headsetEvent(.unplugged, from: .headphones))
+        #expect(pulled.first == .setRoute(AudioRoute(outputs: [.line])))
+        #expect(F.routeChanges(pulled, to: "player") == [RouteChange(reason: .oldDeviceUnavailable, previousRoute: F.headphones)])
     }
 
     @Test func aJackEventThatChangesNothingAvailableIsNoRouteChange() {
