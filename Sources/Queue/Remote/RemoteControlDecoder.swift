@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Ticks advance the decoder only to `clock.now - edgeDelay`: a debounced edge is reported its debounce
 /// time after it happened, so a hold or a closed window is decided only once no earlier edge can still
-/// arrive. Call `tick()` at `nextDeadline + edgeDelay` (a control loop; tests with a `ManualClock`).
+/// arrive. Call `tick()` when the clock reaches `nextDeadline` (a control loop; tests with a `ManualClock`).
 public final class RemoteControlDecoder: Sendable {
     public let clock: any MonotonicClock
     public let mapping: RemoteControlMapping
