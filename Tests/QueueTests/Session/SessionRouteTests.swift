@@ -71,6 +71,9 @@ struct SessionRouteTests {
         #expect(pulled.first == .setRoute(F.speaker))
         #expect(manager.coordinator.currentRoute == F.speaker)
         #expect(pulled.count == 2)
+        // The reference player policy pauses on exactly this change, and not on the plug-in.
+        #expect(F.routeChanges(pulled, to: "player").first?.pulledHeadphones(current: F.speaker) == true)
+        #expect(F.routeChanges(plugged, to: "player").first?.pulledHeadphones(current: F.headphones) == false)
     }
 
     @Test func aHeadsetBringsItsMicrophoneAndTheRecorderFollowsIt() throws {
@@ -107,6 +110,8 @@ struct SessionRouteTests {
         #expect(F.routeChanges(dropped, to: "recorder") == [RouteChange(reason: .oldDeviceUnavailable, previousRoute: after)])
         #expect(manager.coordinator.currentRoute == AudioRoute(outputs: [.headphones], inputs: [.microphone]))
         #expect(manager.coordinator.availableInputs == [.microphone, .line])
+        #expect(F.routeChanges(dropped, to: "recorder").first?.pulledHeadphones(current: manager.coordinator.currentRoute) == false,
+                "the headphones are still in")
     }
 
     static func headsetEvent(_ state: JackState, from previous: JackState) -> JackEvent {
