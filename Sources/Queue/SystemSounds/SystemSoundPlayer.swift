@@ -138,13 +138,8 @@ public final class SystemSoundPlayer: Sendable {
                 state.silent.append(Delivery(completion: completion, result: SystemSoundCompletion(
                     sound: sound, outcome: .silent, lastFrame: nil)))
             }
-            guard plan.pulse, state.pulse.trigger(at: now) == .on, let indicator else { return nil }
-            do throws(GPIOError) {
-                try indicator.setActive(true)
-            } catch {
-                return .indicator(error)
-            }
-            return nil
+            guard plan.pulse, state.pulse.trigger(at: now) == .on else { return nil }
+            return Self.drive(indicator, active: true)
         }
         if let failure { throw failure }
     }
@@ -179,13 +174,8 @@ public final class SystemSoundPlayer: Sendable {
                 // A full ring means the render thread is not taking commands: nothing it holds is sounding.
                 _ = voices.commands.push(.fadeAll)
             }
-            guard !state.settings.vibrate, state.pulse.cancel() == .off, let indicator else { return nil }
-            do throws(GPIOError) {
-                try indicator.setActive(false)
-            } catch {
-                return .indicator(error)
-            }
-            return nil
+            guard !state.settings.vibrate, state.pulse.cancel() == .off else { return nil }
+            return Self.drive(indicator, active: false)
         }
         if let failure { throw failure }
     }
@@ -210,19 +200,24 @@ public final class SystemSoundPlayer: Sendable {
                 deliveries.append(Delivery(completion: completion, result: SystemSoundCompletion(
                     sound: play.sound, outcome: report.outcome, lastFrame: report.lastFrame)))
             }
-            var failure: SystemSoundError?
-            if state.pulse.settle(at: now) == .off, let indicator {
-                do throws(GPIOError) {
-                    try indicator.setActive(false)
-                } catch {
-                    failure = .indicator(error)
-                }
-            }
+            let failure = state.pulse.settle(at: now) == .off ? Self.drive(indicator, active: false) : nil
             return (deliveries, state.pulse.deadline, failure)
         }
         for delivery in deliveries { delivery.completion(delivery.result) }
         if let failure { throw failure }
         return deadline
+    }
+
+    /// Drives the alert line, if the board has one (under the lock, so on and off keep their order); the
+    /// error when it fails.
+    private static func drive(_ indicator: (any AlertIndicator)?, active: Bool) -> SystemSoundError? {
+        guard let indicator else { return nil }
+        do throws(GPIOError) {
+            try indicator.setActive(active)
+        } catch {
+            return .indicator(error)
+        }
+        return nil
     }
 
     /// Plays handed to the render thread whose end has not been serviced yet.

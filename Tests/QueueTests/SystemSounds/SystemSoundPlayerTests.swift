@@ -186,3 +186,31 @@ struct SystemSoundPlayerTests {
         #expect(attached.voices.renderChannels == 2)
     }
 }
+
+extension SystemSoundPlayerTests {
+    /// With one voice (two slots), two steals in one period leave no slot free: the third sound waits until
+    /// both fades (96 frames) are over and then starts; no play is lost and each completes once.
+    @Test func aStartWaitsForAFreeSlotWhenEveryFadeIsBusy() throws {
+        let (player, puller) = player(voices: 1)
+        let log = CompletionLog()
+        let a = try player.register(constantClip(0.25, frames: 10_000))
+        let b = try player.register(constantClip(0.125, frames: 10_000))
+        let c = try player.register(constantClip(0.5, frames: 50))
+        try player.play(a, completion: log.handler)
+        puller.render(32)
+        try player.play(b, completion: log.handler)        // steals a
+        try player.play(c, completion: log.handler)        // steals b; no slot left until the fades end
+        let out = puller.render(total: 192, period: 32).enumerated().filter { $0.offset % 2 == 0 }.map(\.element.doubleValue)
+        // Frames 0..<96: a and b fading (gain 1 − (k+1)/96 each); then c from frame 96 for 50 frames.
+        for k in 0..<96 {
+            let expected = (0.25 + 0.125) * (1 - Double(k + 1) / 96)
+            #expect(abs(out[k] - expected) <= 2.0 / 16_777_216, "frame \(k)")
+        }
+        #expect(out[96..<146].allSatisfy { $0 == 0.5 } && out[146...].allSatisfy { $0 == 0 })
+        try player.service()
+        #expect(log.all.map(\.sound) == [a, b, c])
+        #expect(log.all.map(\.outcome) == [.stolen, .stolen, .played])
+        let lastFrames: [Int64?] = [32 + 95, 32 + 95, 32 + 96 + 49]
+        #expect(log.all.map(\.lastFrame) == lastFrames)
+    }
+}
