@@ -52,6 +52,9 @@ public final class SystemSoundVoices: RenderSource, @unchecked Sendable {
         }
     }
 
+    /// Takes waiting starts, mixes every sounding voice and reports the plays that ended. Returns false when
+    /// no voice sounded. Starts arrive through the command ring, not through `attach`, so the engine keeps
+    /// pulling this source after a silent period (a skipped pull only delays a start to the next one).
     public func render(frames: Int, into buffer: UnsafeMutablePointer<Fixed824>, at time: RenderTime) -> Bool {
         buffer.update(repeating: .zero, count: frames &* 2)
         for index in 0..<slotCount where slots[index].state == .ending {
