@@ -29,4 +29,29 @@ public enum ChannelMap {
             device[frame &* channels &+ 1] = stereo[2 &* frame &+ 1]
         }
     }
+
+    /// Maps `frames` interleaved frames of `inputs` channels onto `outputs` channels: equal counts copy,
+    /// stereo folds to mono (`mono(left:right:)`), mono fans out to every channel, otherwise channels keep
+    /// their position and the rest are dropped or silent. The input queue's capture map; allocation-free.
+    @inlinable
+    public static func map(
+        _ source: UnsafePointer<Fixed824>, channels inputs: Int,
+        into destination: UnsafeMutablePointer<Fixed824>, channels outputs: Int, frames: Int
+    ) {
+        if inputs == outputs {
+            destination.update(from: source, count: frames &* inputs)
+        } else if inputs == 2 && outputs == 1 {
+            foldToMono(source, into: destination, frames: frames)
+        } else if inputs == 1 {
+            for frame in 0..<frames {
+                for channel in 0..<outputs { destination[frame &* outputs &+ channel] = source[frame] }
+            }
+        } else {
+            for frame in 0..<frames {
+                for channel in 0..<outputs {
+                    destination[frame &* outputs &+ channel] = channel < inputs ? source[frame &* inputs &+ channel] : .zero
+                }
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@ import Codec8_24
 /// The conversion chain of an input queue: captured 8.24 frames at the hardware's rate and channel count in,
 /// whole packets of the data format asked for at creation out (linear PCM, µ-law, A-law, IMA4). As the
 /// talk says of recording queues, the queue builds whatever chain the device's actual format needs:
-/// channel map (`InputChannelMap`: stereo to mono averages, mono to stereo duplicates) -> sample-rate conversion
+/// channel map (`ChannelMap.map`: stereo to mono averages, mono to stereo duplicates) -> sample-rate conversion
 /// (`SampleRateConverter`, when the rates differ) -> TPDF dither (16-bit integer PCM only) -> encode
 /// (`PacketCodec`).
 ///
@@ -113,7 +113,7 @@ final class InputFormatConverter {
     /// period channel-mapped (queue channels, hardware rate), for the level meter.
     func accept(_ samples: UnsafePointer<Fixed824>, frames: Int) -> UnsafeBufferPointer<Fixed824> {
         let frames = min(frames, maximumFrames)
-        InputChannelMap.map(samples, channels: hardwareChannels, into: mapped, channels: channels, frames: frames)
+        ChannelMap.map(samples, channels: hardwareChannels, into: mapped, channels: channels, frames: frames)
         let period = UnsafeBufferPointer(start: UnsafePointer(mapped), count: frames &* channels)
         compact()
         if let rateConverter {

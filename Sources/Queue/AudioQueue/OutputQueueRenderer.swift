@@ -48,10 +48,16 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
     private var fadeFrames = 1
 
     // Render thread state:
-    /// Enqueued buffers in play order: a ring of `pool.capacity` entries.
+    /// Enqueued buffers in play order: a ring of `pool.capacity + 1` entries. One more than the pool: a head
+    /// buffer whose last packet is decoded has been reported consumed (its owner may enqueue it again) while
+    /// its frames still wait in `staging`, so the same buffer can be pending twice.
+    private let pendingCapacity: Int
     private let pendingIndex: UnsafeMutablePointer<Int>
     private let pendingData: UnsafeMutablePointer<UnsafeRawPointer>
     private let pendingBytes: UnsafeMutablePointer<Int>
+    /// The frames available at the last starved period (-1: not starved then), to see a client that gives
+    /// no more.
+    private var starvedAvailable = -1
     private var pendingHead = 0
     private var pendingCount = 0
     /// Bytes of the head buffer already decoded.
@@ -118,9 +124,10 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
         // must take its consumed report to enqueue it again; transport reports follow commands one to one.
         reports = SPSCRing(minimumCapacity: 2 * pool.capacity + 2 * commandCapacity)
         levels = AudioQueueLevels(channels: channels)
-        pendingIndex = .allocate(capacity: pool.capacity)
-        pendingData = .allocate(capacity: pool.capacity)
-        pendingBytes = .allocate(capacity: pool.capacity)
+        pendingCapacity = pool.capacity + 1
+        pendingIndex = .allocate(capacity: pendingCapacity)
+        pendingData = .allocate(capacity: pendingCapacity)
+        pendingBytes = .allocate(capacity: pendingCapacity)
         stagingPackets = max(1, 512 / format.framesPerPacket)
         staging = .allocate(capacity: stagingPackets * format.framesPerPacket * channels)
     }
@@ -235,7 +242,12 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
                 endData()                         // asked to stop after what was enqueued, and it has played
                 return false
             }
-            guard canResume(fadeIn: fadeIn, frames: count) else { return false }
+            // Frames that stayed the same over a whole starved period are all the client has (its buffers
+            // hold less than a period and a fade): play them rather than wait for data that cannot come.
+            let stalled = available > 0 && available == starvedAvailable
+            starvedAvailable = available
+            guard canResume(fadeIn: fadeIn, frames: count) || stalled else { return false }
+            starvedAvailable = -1
             if fadeIn {
                 fade.set(.zero)
                 fade.ramp(to: .one, frames: fadeFrames)
@@ -410,7 +422,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
     }
 
     private func popHead() {
-        pendingHead = (pendingHead + 1) % pool.capacity
+        pendingHead = (pendingHead + 1) % pendingCapacity
         pendingCount -= 1
         if discardBoundary > 0 { discardBoundary -= 1 }
         headOffset = 0
@@ -421,7 +433,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
         var frames = stagingCount
         var entry = 0
         while entry < min(discardBoundary, pendingCount) {
-            let slot = (pendingHead + entry) % pool.capacity
+            let slot = (pendingHead + entry) % pendingCapacity
             let undecoded = entry == 0 ? pendingBytes[slot] - headOffset : pendingBytes[slot]
             frames += undecoded / format.bytesPerPacket * format.framesPerPacket
             entry += 1
@@ -458,7 +470,7 @@ final class OutputQueueRenderer: RenderSource, @unchecked Sendable {
     private func apply(_ command: OutputQueueCommand) {
         switch command {
         case .enqueue(let index, let data, let bytes):
-            let slot = (pendingHead + pendingCount) % pool.capacity
+            let slot = (pendingHead + pendingCount) % pendingCapacity
             pendingIndex[slot] = index
             pendingData[slot] = data
             pendingBytes[slot] = bytes

@@ -285,7 +285,16 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
             outputThread.join()
             if let error = playback.failure { failure = .device(error) }
             do {
-                if mode == .drain { try playback.device.drain() } else { try playback.device.drop() }
+                if mode == .drain {
+                    try playback.device.drain()
+                    // Everything written has now played: publish it, or the last buffers' "played" stage
+                    // (read against the timeline) would never come, as no period follows.
+                    if let position = try? playback.device.framePosition() {
+                        timeline.didPlay(through: position.frame, at: position.time)
+                    }
+                } else {
+                    try playback.device.drop()
+                }
             } catch {
                 failure = failure ?? .device(error)
             }

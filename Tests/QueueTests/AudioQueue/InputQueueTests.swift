@@ -321,7 +321,9 @@ struct InputQueueConcurrencyTests {
         let feeder = Thread {
             var next: Int32 = 0
             var period = [Fixed824](repeating: .zero, count: 64)
-            while running.load(ordering: .relaxed) {
+            // The counting signal is 24-bit: stop before it wraps (a slow machine, such as qemu-user, feeds
+            // freely for a long time while the control thread cycles), and the control thread stops waiting.
+            while running.load(ordering: .relaxed) && next < (1 << 23) - 64 {
                 for i in 0..<64 { period[i] = Fixed824(int24: next + Int32(i)) }
                 next += 64
                 host.capture(period)
@@ -333,7 +335,9 @@ struct InputQueueConcurrencyTests {
         /// Lets the capture thread feed `periods` more periods (a condition, not a guess at timing).
         func letCapture(_ periods: Int) {
             let target = periodsFed.load(ordering: .acquiring) + periods
-            while periodsFed.load(ordering: .acquiring) < target { Thread.sleep(forTimeInterval: 0.0001) }
+            while periodsFed.load(ordering: .acquiring) < target && !finished.load(ordering: .acquiring) {
+                Thread.sleep(forTimeInterval: 0.0001)
+            }
         }
         for cycle in 0..<300 {
             try queue.start()

@@ -40,7 +40,8 @@ struct ReadmeExampleTests {
         #expect(Array(out.prefix(reference.count)).asSox == reference)
 
         let readme = try String(contentsOfFile: SourceTree.root() + "/README.md", encoding: .utf8)
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        // From the source tree, not #filePath: the aarch64 tests run outside the build environment's paths.
+        let source = try String(contentsOfFile: SourceTree.root() + "/Tests/QueueTests/AudioQueue/ReadmeExampleTests.swift", encoding: .utf8)
         let example = source.components(separatedBy: "// README example begins\n")[1]
             .components(separatedBy: "        // README example ends")[0]
             .split(separator: "\n").map { $0.dropFirst(8) }.joined(separator: "\n")
