@@ -17,7 +17,7 @@ enum SlotCommand: BitwiseCopyable {
 /// makes each hand-over safe; control-side bookkeeping sits under a mutex the render thread never takes.
 final class EngineSlots<Object>: @unchecked Sendable {
     /// Where each slot is, seen from the control thread.
-    enum Use: Equatable { case free, attached(ObjectIdentifier), releasing }
+    enum Use: Equatable { case free, attached(ObjectIdentifier), releasing(ObjectIdentifier) }
 
     let capacity: Int
     /// Slot k's object: written by control only while the render thread does not use slot k.
@@ -50,6 +50,9 @@ final class EngineSlots<Object>: @unchecked Sendable {
         reclaim()
         return uses.withLock { uses in
             if uses.contains(.attached(identity)) { return .alreadyAttached }
+            // Still pulled by the render thread through its fade-out: preparing it again now would change
+            // its buffers under the render thread.
+            if uses.contains(.releasing(identity)) { return .stillReleasing }
             guard let slot = (0..<capacity).first(where: { uses[$0] == .free && fits($0) }) else { return .full }
             objects[slot] = object
             uses[slot] = .attached(identity)
@@ -58,7 +61,7 @@ final class EngineSlots<Object>: @unchecked Sendable {
         }
     }
 
-    enum AttachResult: Equatable { case attached(Int), alreadyAttached, full }
+    enum AttachResult: Equatable { case attached(Int), alreadyAttached, stillReleasing, full }
 
     /// Asks the render thread to let go of `identity`'s slot; the slot that was asked, or nil if not attached.
     @discardableResult
@@ -66,7 +69,7 @@ final class EngineSlots<Object>: @unchecked Sendable {
         reclaim()
         return uses.withLock { uses in
             guard let slot = uses.firstIndex(of: .attached(identity)) else { return nil }
-            uses[slot] = .releasing
+            uses[slot] = .releasing(identity)
             commands.push(.detach(slot))
             return slot
         }
@@ -75,6 +78,12 @@ final class EngineSlots<Object>: @unchecked Sendable {
     /// Whether `identity` holds a slot (attached, not on its way out).
     func isAttached(_ identity: ObjectIdentifier) -> Bool {
         uses.withLock { $0.contains(.attached(identity)) }
+    }
+
+    /// Whether the render thread may still be using `identity` (attached, or fading out after a detach).
+    func isInUse(_ identity: ObjectIdentifier) -> Bool {
+        reclaim()
+        return uses.withLock { $0.contains(.attached(identity)) || $0.contains(.releasing(identity)) }
     }
 
     /// Frees the slots the render thread has handed back, dropping their objects here.

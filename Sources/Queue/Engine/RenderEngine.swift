@@ -132,6 +132,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         let channels = source.renderChannels
         guard channels == 1 || channels == 2 else { throw .unsupportedChannels(channels) }
         guard !output.sources.isAttached(ObjectIdentifier(source)) else { throw .alreadyAttached }
+        guard !output.sources.isInUse(ObjectIdentifier(source)) else { throw .stillDetaching }
         do {
             try source.prepare(engineRate: outputRate, maximumFrames: maximumFrames)
         } catch let error as RenderEngineError {
@@ -143,6 +144,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         switch output.sources.attach(source, identity: ObjectIdentifier(source), fits: { widths[$0] == channels }) {
         case .attached: break
         case .alreadyAttached: throw .alreadyAttached
+        case .stillReleasing: throw .stillDetaching
         case .full: throw .noFreeInput(channels: channels, inputs: widths.filter { $0 == channels }.count)
         }
         settleIfIdle()
@@ -156,6 +158,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
     public func attach(_ sink: any CaptureSink) throws(RenderEngineError) {
         guard let capture else { throw .wrongState(operation: "attach a capture sink", state: "without a capture device") }
         guard !capture.sinks.isAttached(ObjectIdentifier(sink)) else { throw .alreadyAttached }
+        guard !capture.sinks.isInUse(ObjectIdentifier(sink)) else { throw .stillDetaching }
         do {
             try sink.prepare(engineRate: capture.rate, channels: capture.channels, maximumFrames: capture.periodFrames)
         } catch {
@@ -164,6 +167,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         switch capture.sinks.attach(sink, identity: ObjectIdentifier(sink), fits: { _ in true }) {
         case .attached: break
         case .alreadyAttached: throw .alreadyAttached
+        case .stillReleasing: throw .stillDetaching
         case .full: throw .noFreeSink(slots: capture.sinks.capacity)
         }
         settleIfIdle()

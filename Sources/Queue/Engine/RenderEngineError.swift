@@ -9,6 +9,8 @@ public enum RenderEngineError: Error, Equatable, Sendable, CustomStringConvertib
     case noFreeSink(slots: Int)
     /// The object is attached already.
     case alreadyAttached
+    /// The object was detached and the render thread is still fading it out.
+    case stillDetaching
     /// A source asked for a width the mixer has no inputs for (1 or 2).
     case unsupportedChannels(Int)
     /// A source or sink refused to prepare for the engine's rate and period (its own error, as text).
@@ -33,6 +35,8 @@ public enum RenderEngineError: Error, Equatable, Sendable, CustomStringConvertib
             "all \(slots) capture slots are in use; detach a sink first"
         case .alreadyAttached:
             "this object is attached to the engine already"
+        case .stillDetaching:
+            "this object is still fading out after its detach; attach it again after the next period"
         case let .unsupportedChannels(channels):
             "a render source has 1 or 2 channels, not \(channels)"
         case let .prepareFailed(reason):

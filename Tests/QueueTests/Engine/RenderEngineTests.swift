@@ -198,6 +198,9 @@ struct RenderEngineTests {
         for _ in 0..<4 { try out.withUnsafeMutableBufferPointer { try engine.renderManually(frames: 256, into: $0.baseAddress!) } }
         #expect(out[510] == level)
         engine.detach(source)
+        // Still pulled through its fade: attaching it again (which prepares it anew) must wait, not give it a
+        // second slot while the render side uses the first.
+        #expect(throws: RenderEngineError.stillDetaching) { try engine.attach(source) }
         var fade: [Fixed824] = []
         for _ in 0..<2 {
             try out.withUnsafeMutableBufferPointer { try engine.renderManually(frames: 256, into: $0.baseAddress!) }
