@@ -246,7 +246,18 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
             }
             if let capture {
                 capture.prepareToStart()
-                let thread = try startThread { capture.run() }
+                let thread: RealtimeThread
+                do throws(RenderEngineError) {
+                    thread = try startThread { capture.run() }
+                } catch {
+                    // Half started is not started: end the output thread too, or it would run on unowned.
+                    if let output = state.outputThread, let playback {
+                        playback.ending.store(PlaybackLoop.Ending.fadeOut.rawValue, ordering: .releasing)
+                        output.join()
+                        state.outputThread = nil
+                    }
+                    throw error
+                }
                 state.inputThread = thread
                 if !thread.scheduling.isRealtime, refusal == nil { refusal = thread.scheduling }
             }
