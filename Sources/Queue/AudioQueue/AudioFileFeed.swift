@@ -18,14 +18,16 @@ public final class AudioFileFeed: @unchecked Sendable {
         lock.locked { next = max(0, min(packet, file.packetCount)) }
     }
 
-    /// Fills `buffer` with as many whole packets as it holds and enqueues it on `queue`; false (and nothing
-    /// enqueued) at the end of the file.
+    /// Fills `buffer` with as many whole packets as it holds (at most `maximumPackets`) and enqueues it on
+    /// `queue`; false (and nothing enqueued) at the end of the file.
     @discardableResult
-    public func enqueueNext(_ buffer: AudioQueueBuffer, on queue: OutputQueue) throws -> Bool {
+    public func enqueueNext(_ buffer: AudioQueueBuffer, on queue: OutputQueue, maximumPackets: Int = .max) throws -> Bool {
         try lock.locked { () throws -> Bool in
             let packetBytes = file.dataFormat.bytesPerPacket
             let room = UnsafeMutableRawBufferPointer(start: buffer.audioData, count: buffer.byteCapacity)
-            let packets = try file.readPackets(start: next, count: buffer.byteCapacity / packetBytes, into: room)
+            let count = min(buffer.byteCapacity / packetBytes, max(0, maximumPackets))
+            guard count > 0 else { return false }
+            let packets = try file.readPackets(start: next, count: count, into: room)
             guard packets > 0 else { return false }
             buffer.byteSize = packets * packetBytes
             buffer.packetDescriptionCount = 0

@@ -33,6 +33,8 @@ final class PlaybackLoop: @unchecked Sendable {
     private(set) var failure: PCMError?
     /// Test instrumentation (see `RenderWindow`).
     var window: RenderWindow?
+    /// Each period's render time (written here, read after the thread is joined).
+    let renderTimes = RenderTimeHistogram()
 
     init(unit: OutputUnit, device: any PCMDevice, timeline: DeviceTimeline, fadeFrames: Int) {
         self.unit = unit
@@ -58,6 +60,7 @@ final class PlaybackLoop: @unchecked Sendable {
         fadingOut = false
         seenDeviceXruns = device.xruns.count
         failure = nil
+        renderTimes.reset()
     }
 
     /// The thread's body: periods until a requested fade-out has finished, or the device fails.
@@ -85,7 +88,9 @@ final class PlaybackLoop: @unchecked Sendable {
         let sampleTime = timeline.renderedFrames
         let time = RenderTime(sampleTime: sampleTime, hostTime: timeline.hostTime(ofSample: sampleTime))
         window?.open()
+        renderTimes.begin()
         unit.render(frames: periodFrames, at: time, into: buffer, format: format)
+        renderTimes.end()
         window?.close()
         let brokenBeforeWrite = device.state == .xrun
         if brokenBeforeWrite && !fadingOut {

@@ -48,6 +48,8 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         /// Said once per engine: real-time scheduling refused, memory not locked.
         var reportedScheduling = false
         var reportedMemoryLock = false
+        /// Whether the last start locked memory (nil: not asked to).
+        var memoryLocked: Bool?
     }
 
     /// An engine over a playback and/or a capture PCM (at least one). `log` receives the engine's one-time
@@ -225,10 +227,13 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         }
         try state.withLock { (state: inout ControlState) throws(RenderEngineError) in
             guard !state.running else { return }
+            state.memoryLocked = nil
             if configuration.locksMemory {
                 do throws(SystemError) {
                     try MemoryLock.lockAll()
+                    state.memoryLocked = true
                 } catch {
+                    state.memoryLocked = false
                     if !state.reportedMemoryLock {
                         state.reportedMemoryLock = true
                         log("running with memory not locked: \(error.reason)")
@@ -272,6 +277,16 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
     /// The scheduling the running render threads got (output first), for status displays and tests.
     public var scheduling: [ThreadScheduling] {
         state.withLock { [$0.outputThread?.scheduling, $0.inputThread?.scheduling].compactMap { $0 } }
+    }
+
+    /// Whether the last start locked the process's memory (`mlockall`); nil when the configuration does not
+    /// ask for it or the engine has not started.
+    public var memoryLocked: Bool? { state.withLock { $0.memoryLocked } }
+
+    /// The output render thread's render time per period since the last start; nil while it runs (the
+    /// histogram is the render thread's alone until it is joined) or without a playback device.
+    public var renderTimes: RenderTimeHistogram.Summary? {
+        state.withLock { $0.running ? nil : playback?.renderTimes.summary }
     }
 
     private func startThread(_ body: @escaping @Sendable () -> Void) throws(RenderEngineError) -> RealtimeThread {
