@@ -15,6 +15,10 @@ struct PlayCommandTests {
         return (directory, path)
     }
 
+    /// Under qemu-user (the aarch64 run) the binary is translated as it goes: a real-time period can miss its
+    /// deadline there for reasons no board has, so xruns are checked on the host only.
+    static var emulated: Bool { !(ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"] ?? "").isEmpty }
+
     static func line(_ label: String, in text: String) -> String? {
         text.split(separator: "\n").first { $0.hasPrefix(label) }.map { String($0.dropFirst(label.count)) }
     }
@@ -28,7 +32,7 @@ struct PlayCommandTests {
         let frames = try #require(Self.line("frames played:", in: result.stdout))
         // 0.5 s x 48000 frames/s = 24000 frames, every one of them played out of the device.
         #expect(frames.trimmingCharacters(in: .whitespaces).hasPrefix("24000 at 48 kHz"), "\(frames)")
-        #expect(Self.line("xruns:", in: result.stdout)?.trimmingCharacters(in: .whitespaces) == "0")
+        if !Self.emulated { #expect(Self.line("xruns:", in: result.stdout)?.trimmingCharacters(in: .whitespaces) == "0") }
         #expect(Self.line("render time:", in: result.stdout)?.contains("worst") == true)
     }
 
@@ -41,7 +45,7 @@ struct PlayCommandTests {
         // 0.5 s x 44100 frames/s = 22050 frames of the file, converted to the 48 kHz device.
         let frames = try #require(Self.line("frames played:", in: result.stdout))
         #expect(frames.trimmingCharacters(in: .whitespaces).hasPrefix("22050 at 44.1 kHz"), "\(frames)")
-        #expect(Self.line("xruns:", in: result.stdout)?.trimmingCharacters(in: .whitespaces) == "0")
+        if !Self.emulated { #expect(Self.line("xruns:", in: result.stdout)?.trimmingCharacters(in: .whitespaces) == "0") }
     }
 
     @Test func aMissingFileIsOneClearError() throws {
