@@ -92,9 +92,14 @@ public final class RecordingWriter: @unchecked Sendable {
                                      bufferDuration: bufferDuration, format: format)
     }
 
-    /// Allocates and enqueues `plan`'s buffers on `queue` and starts it.
+    /// Allocates and enqueues `plan`'s buffers on `queue` and starts it. A plan with more buffers than the
+    /// queue can hold (a slow disk asks for many) gets as many as it can, each larger, covering the same time
+    /// in whole packets, rather than failing half enqueued.
     public func start(_ queue: InputQueue, plan: RecordingBufferPlan) throws(AudioQueueError) {
-        for _ in 0..<plan.bufferCount { try queue.enqueue(try queue.allocateBuffer(byteCapacity: plan.bufferByteSize)) }
+        let count = min(plan.bufferCount, queue.maximumBuffers)
+        let packetBytes = max(1, queue.format.bytesPerPacket)
+        let packets = (plan.bufferByteSize * plan.bufferCount + count * packetBytes - 1) / (count * packetBytes)
+        for _ in 0..<count { try queue.enqueue(try queue.allocateBuffer(byteCapacity: packets * packetBytes)) }
         try queue.start()
     }
 

@@ -100,6 +100,22 @@ struct InputRecordingWriterTests {
         #expect(worst < 1.0 / 64 + 1e-3, "worst difference \(worst)")
     }
 
+    /// A plan asking for more buffers than the queue holds (10 > 4) starts with 4 larger buffers covering the
+    /// same time (10 x 300 frames = 3000 frames = 4 x 750), instead of failing with some already enqueued.
+    @Test func aPlanLargerThanTheQueueStartsWithFewerLargerBuffers() throws {
+        let directory = TemporaryDirectory()
+        let destination = InputTestDestination(file: try AudioFile.create(path: directory.file("many.wav"), type: .wave, format: Self.format), failOn: nil)
+        let writer = try RecordingWriter(destination: destination)
+        let host = InputTestHost(rate: 16000, channels: 2, maximumFrames: 256)
+        let queue = try InputQueue(format: Self.format, host: host, callbackThread: writer.thread, maximumBuffers: 4,
+                                   dither: false, callback: writer.callback)
+        try writer.start(queue, plan: RecordingBufferPlan(bufferCount: 10, bufferByteSize: 4 * 300, framesPerBuffer: 300))
+        let values = Self.ramp(3000)
+        Self.record(values, host: host, queue: queue, writer: writer)
+        try writer.finish(queue)
+        #expect(destination.file.frameCount == 3000, "every captured frame written")
+    }
+
     @Test func aWriteErrorStopsTheRecordingAndKeepsWhatWasWritten() throws {
         guard toolAvailable("sox") else { return }
         let directory = TemporaryDirectory()
