@@ -171,8 +171,9 @@ public final class SystemSoundPlayer: Sendable {
             let wasAudible = state.settings.audible
             edit(&state.settings)
             if wasAudible && !state.settings.audible {
-                // A full ring means the render thread is not taking commands: nothing it holds is sounding.
-                _ = voices.commands.push(.fadeAll)
+                // A full ring (a burst of plays within one period) must not lose the silence: the voices
+                // take the overflow flag once they have drained the ring.
+                if !voices.commands.push(.fadeAll) { voices.fadeAllOverflow.store(true, ordering: .releasing) }
             }
             guard !state.settings.vibrate, state.pulse.cancel() == .off else { return nil }
             return Self.drive(indicator, active: false)

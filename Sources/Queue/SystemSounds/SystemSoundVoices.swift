@@ -1,4 +1,5 @@
 import Codec8_24
+import Synchronization
 
 /// The render side of the system sounds: one `RenderSource` with a fixed number of voices that mixes every
 /// sounding system sound, in stereo, over whatever else the engine plays.
@@ -21,6 +22,9 @@ public final class SystemSoundVoices: RenderSource, @unchecked Sendable {
     public var renderChannels: Int { 2 }
 
     let commands: SPSCRing<VoiceCommand>
+    /// A fade-all that did not fit in a full command ring (a burst of plays in one period): taken once the
+    /// ring is drained, so it still follows every start queued before it.
+    let fadeAllOverflow = Atomic<Bool>(false)
     let reports: SPSCRing<VoiceReport>
     private let slots: UnsafeMutablePointer<Voice>
     private let slotCount: Int
@@ -86,19 +90,24 @@ public final class SystemSoundVoices: RenderSource, @unchecked Sendable {
             } else if let next = commands.pop() {
                 command = next
             } else {
+                if fadeAllOverflow.exchange(false, ordering: .acquiringAndReleasing) { fadeAll() }
                 return
             }
             switch command.kind {
             case .fadeAll:
-                for index in 0..<slotCount where slots[index].state == .playing {
-                    fade(slots + index, outcome: .stopped)
-                }
+                fadeAll()
             case .start:
                 if !start(command) {
                     waitingStart = command
                     return
                 }
             }
+        }
+    }
+
+    private func fadeAll() {
+        for index in 0..<slotCount where slots[index].state == .playing {
+            fade(slots + index, outcome: .stopped)
         }
     }
 

@@ -129,6 +129,16 @@ struct SystemSoundPlayerTests {
         #expect(puller.render(64)[0] == Fixed824(0.5))
     }
 
+    /// Muting right after a burst of plays that filled the command ring still silences them all.
+    @Test func muteAfterABurstThatFilledTheRingStillSilences() throws {
+        let (player, puller) = player()
+        let sound = try player.register(constantClip(0.01, frames: 48_000))
+        while (try? player.play(sound)) != nil {}
+        try player.setMuted(true)
+        _ = puller.render(total: 1024, period: 128)      // the starts, then the 96-frame fades
+        #expect(puller.render(256).allSatisfy { $0 == .zero }, "muted: nothing sounds")
+    }
+
     /// The session may disallow system sounds (its category's decision, taken as a plain input).
     @Test func disallowedSoundsMakeNoAudio() throws {
         let (player, puller) = player()
