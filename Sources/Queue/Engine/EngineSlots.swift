@@ -8,6 +8,9 @@ enum SlotCommand: BitwiseCopyable {
     case detach(Int)
 }
 
+/// What an attach found: the slot taken, or why none was.
+enum SlotAttachResult: Equatable { case attached(Int), alreadyAttached, stillReleasing, full }
+
 /// The fixed set of slots through which sources (or sinks) reach a render thread without a lock.
 ///
 /// The control thread fills slot k while no render thread looks at it, then pushes `.attach(k)`; the render
@@ -46,13 +49,10 @@ final class EngineSlots<Object>: @unchecked Sendable {
 
     /// Puts `object` in the first free slot that `fits` and tells the render thread; nil when none is free.
     /// Throws nothing: the caller says what a full table or a second attach means.
-    func attach(_ object: Object, identity: ObjectIdentifier, fits: (Int) -> Bool) -> AttachResult {
+    func attach(_ object: Object, identity: ObjectIdentifier, fits: (Int) -> Bool) -> SlotAttachResult {
         reclaim()
         return uses.withLock { uses in
-            if uses.contains(.attached(identity)) { return .alreadyAttached }
-            // Still pulled by the render thread through its fade-out: preparing it again now would change
-            // its buffers under the render thread.
-            if uses.contains(.releasing(identity)) { return .stillReleasing }
+            if let refusal = Self.refusal(for: identity, in: uses) { return refusal }
             guard let slot = (0..<capacity).first(where: { uses[$0] == .free && fits($0) }) else { return .full }
             objects[slot] = object
             uses[slot] = .attached(identity)
@@ -60,8 +60,6 @@ final class EngineSlots<Object>: @unchecked Sendable {
             return .attached(slot)
         }
     }
-
-    enum AttachResult: Equatable { case attached(Int), alreadyAttached, stillReleasing, full }
 
     /// Asks the render thread to let go of `identity`'s slot; the slot that was asked, or nil if not attached.
     @discardableResult
@@ -75,15 +73,18 @@ final class EngineSlots<Object>: @unchecked Sendable {
         }
     }
 
-    /// Whether `identity` holds a slot (attached, not on its way out).
-    func isAttached(_ identity: ObjectIdentifier) -> Bool {
-        uses.withLock { $0.contains(.attached(identity)) }
+    /// Why `identity` may not be attached now (it is attached, or still fading out after a detach), or nil.
+    func refusal(for identity: ObjectIdentifier) -> SlotAttachResult? {
+        reclaim()
+        return uses.withLock { Self.refusal(for: identity, in: $0) }
     }
 
-    /// Whether the render thread may still be using `identity` (attached, or fading out after a detach).
-    func isInUse(_ identity: ObjectIdentifier) -> Bool {
-        reclaim()
-        return uses.withLock { $0.contains(.attached(identity)) || $0.contains(.releasing(identity)) }
+    /// Attached already, or still pulled by the render thread through its fade-out (preparing it again then
+    /// would change its buffers under the render thread).
+    private static func refusal(for identity: ObjectIdentifier, in uses: [Use]) -> SlotAttachResult? {
+        if uses.contains(.attached(identity)) { return .alreadyAttached }
+        if uses.contains(.releasing(identity)) { return .stillReleasing }
+        return nil
     }
 
     /// Frees the slots the render thread has handed back, dropping their objects here.

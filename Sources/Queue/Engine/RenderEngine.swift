@@ -133,8 +133,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
     public func attach(_ source: any RenderSource) throws(RenderEngineError) {
         let channels = source.renderChannels
         guard channels == 1 || channels == 2 else { throw .unsupportedChannels(channels) }
-        guard !output.sources.isAttached(ObjectIdentifier(source)) else { throw .alreadyAttached }
-        guard !output.sources.isInUse(ObjectIdentifier(source)) else { throw .stillDetaching }
+        if let refusal = output.sources.refusal(for: ObjectIdentifier(source)) { throw RenderEngineError(refusal) }
         do {
             try source.prepare(engineRate: outputRate, maximumFrames: maximumFrames)
         } catch let error as RenderEngineError {
@@ -143,10 +142,10 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
             throw .prepareFailed(reason: "\(error)")
         }
         let widths = configuration.inputChannels
-        switch output.sources.attach(source, identity: ObjectIdentifier(source), fits: { widths[$0] == channels }) {
+        let result = output.sources.attach(source, identity: ObjectIdentifier(source), fits: { widths[$0] == channels })
+        switch result {
         case .attached: break
-        case .alreadyAttached: throw .alreadyAttached
-        case .stillReleasing: throw .stillDetaching
+        case .alreadyAttached, .stillReleasing: throw RenderEngineError(result)
         case .full: throw .noFreeInput(channels: channels, inputs: widths.filter { $0 == channels }.count)
         }
         settleIfIdle()
@@ -159,17 +158,16 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
 
     public func attach(_ sink: any CaptureSink) throws(RenderEngineError) {
         guard let capture else { throw .wrongState(operation: "attach a capture sink", state: "without a capture device") }
-        guard !capture.sinks.isAttached(ObjectIdentifier(sink)) else { throw .alreadyAttached }
-        guard !capture.sinks.isInUse(ObjectIdentifier(sink)) else { throw .stillDetaching }
+        if let refusal = capture.sinks.refusal(for: ObjectIdentifier(sink)) { throw RenderEngineError(refusal) }
         do {
             try sink.prepare(engineRate: capture.rate, channels: capture.channels, maximumFrames: capture.periodFrames)
         } catch {
             throw .prepareFailed(reason: "\(error)")
         }
-        switch capture.sinks.attach(sink, identity: ObjectIdentifier(sink), fits: { _ in true }) {
+        let result = capture.sinks.attach(sink, identity: ObjectIdentifier(sink), fits: { _ in true })
+        switch result {
         case .attached: break
-        case .alreadyAttached: throw .alreadyAttached
-        case .stillReleasing: throw .stillDetaching
+        case .alreadyAttached, .stillReleasing: throw RenderEngineError(result)
         case .full: throw .noFreeSink(slots: capture.sinks.capacity)
         }
         settleIfIdle()

@@ -54,3 +54,10 @@ public enum RenderEngineError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 }
+
+extension RenderEngineError {
+    /// The engine's word for a slot table's refusal to attach.
+    init(_ refusal: SlotAttachResult) {
+        self = refusal == .stillReleasing ? .stillDetaching : .alreadyAttached
+    }
+}
