@@ -2,11 +2,11 @@ import HAL
 
 /// Names for takes: local date and time (`2026-11-24_19-45-03.wav`), a `-2`, `-3`... suffix when the name is
 /// taken (two takes, or a split, in one second), and `NAME-safety.EXT` for the safety track beside it.
-struct RecordingNames {
+struct RecordingNames: Sendable {
     let directory: String
     let fileExtension: String
     /// Whether a path exists already (the file system; a test may fake it).
-    var exists: (String) -> Bool = { FileStatus.of($0) != nil }
+    var exists: @Sendable (String) -> Bool = { FileStatus.of($0) != nil }
 
     static func stamp(_ time: LocalDateTime) -> String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -60,7 +60,11 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         self.storage = storage
     }
 
-    var isRecording: Bool { take.map { $0.phase == .recording || $0.phase == .armed } ?? false }
+    /// A capture running only to fill the pre-roll ring (no take asked for yet).
+    private var standingBy = false
+    private var shuttingDown = false
+
+    var isRecording: Bool { take != nil && !standingBy }
 
     // MARK: - Commands
 
@@ -106,7 +110,9 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     }
 
     private func start(_ options: RecordOptions) -> ConsoleReply {
-        guard take == nil else { return .error(.state, "already recording \(take?.currentFile ?? "(armed)"); stop it first") }
+        guard take == nil || standingBy else {
+            return .error(.state, "already recording \(take?.currentFile ?? "(armed)"); stop it first")
+        }
         guard let host else { return .error(.device, "this board has no capture device to record from") }
         let plan: RecorderPlan
         let output: TakeWriter.Output
@@ -115,6 +121,14 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         } catch {
             return .error(.usage, error.message)
         }
+        if let take, let queue, standingBy {
+            if take.dataFormat.sampleRate == output.fileFormat.sampleRate
+                && take.dataFormat.channelsPerFrame == output.fileFormat.channelsPerFrame {
+                return trigger(take, queue: queue, plan: plan, output: output)
+            }
+            standingBy = false
+            finishCapture(rearm: false)   // another rate or width: a fresh capture, without the pre-roll
+        }
         guard FileStatus.isWritableDirectory(directory) else {
             return .error(.io, "the recordings directory \(directory) is missing or not writable")
         }
@@ -122,35 +136,83 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let now = loop.clock.now
         let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
                               notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        let actions: [RecorderAction]
         do throws(RecorderRefusal) {
-            _ = try take.withState { state throws(RecorderRefusal) in try state.start(plan, availableBytes: available, now: now) }
+            actions = try take.withState { state throws(RecorderRefusal) in try state.start(plan, availableBytes: available, now: now) }
         } catch {
             if case .full = error { return .error(.full, error.message) }
             return .error(.usage, error.message)
         }
         do {
-            let writer = try RecordingWriter(destination: take, name: "recorder")
-            let queue = try InputQueue(format: take.dataFormat, host: host, callbackThread: writer.thread,
-                                       dither: false, metering: true, callback: writer.callback)
-            // Strong references: the take and the queue are dropped when the capture ends, which breaks the cycle.
-            queue.addRunningListener { [self, loop] _, running in
-                if !running { loop.post { self.captureStopped() } }
-            }
-            try writer.start(queue, plan: writer.recommendedPlan(bufferDuration: Self.bufferSeconds, format: take.dataFormat))
-            self.writer = writer
-            self.queue = queue
-            self.take = take
+            try run(take, host: host)
         } catch {
             return .error(.device, "cannot start recording: \(error)")
         }
         startedAt = now
         markerCount = 0
+        standingBy = false
+        if actions.contains(.voxArmed) { events(ApplianceEvent(.record, "vox armed")) }
         if plan.voxThresholdDB != nil {
             return .ok(["armed: recording starts above \(plan.voxThresholdDB!) dBFS"])
         }
         recordLED(true)
         return .ok(["recording to \(directory)"])
     }
+
+    /// Starts the pre-roll standby when the settings ask for a pre-record buffer: the input runs into the
+    /// ring so a press has the seconds before it. Called at bring-up and after each recording.
+    @discardableResult
+    func standBy() -> ConsoleReply {
+        guard settings.value.recording.preRollSeconds > 0 else { return .ok(["no pre-roll configured"]) }
+        guard take == nil else { return .error(.state, "the recorder is busy") }
+        guard let host else { return .error(.device, "this board has no capture device to record from") }
+        let plan: RecorderPlan
+        let output: TakeWriter.Output
+        do throws(RecorderRefusal) {
+            (plan, output) = try resolve(RecordOptions())
+        } catch {
+            return .error(.usage, error.message)
+        }
+        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
+                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        do throws(RecorderRefusal) {
+            try take.withState { state throws(RecorderRefusal) in try state.standBy(plan) }
+        } catch {
+            return .error(.usage, error.message)
+        }
+        do {
+            try run(take, host: host)
+        } catch {
+            return .error(.device, "cannot start the pre-roll capture: \(error)")
+        }
+        standingBy = true
+        return .ok(["pre-roll \(plan.preRollSeconds) s running"])
+    }
+
+    /// A press during standby: the take begins at the queue's current frame, with the ring before it.
+    private func trigger(_ take: TakeWriter, queue: InputQueue, plan: RecorderPlan, output: TakeWriter.Output) -> ConsoleReply {
+        let available = storage.availableBytes(directory) ?? .max
+        let now = loop.clock.now
+        let press = queue.currentTime.sampleTime
+        take.output = output
+        do throws(RecorderRefusal) {
+            _ = try take.withState { state throws(RecorderRefusal) in
+                try state.start(plan, availableBytes: available, now: now, pressFrame: press)
+            }
+        } catch {
+            if case .full = error { return .error(.full, error.message) }
+            return .error(.usage, error.message)
+        }
+        standingBy = false
+        startedAt = now
+        markerCount = 0
+        recordLED(true)
+        return .ok(["recording to \(directory) with \(plan.preRollSeconds) s of pre-roll"])
+    }
+
+    /// Delivers what the input queue has captured to the writer thread now and waits for it (the thread also
+    /// polls on its own); for tests that drive the capture period by period.
+    func deliverCaptured() { queue?.deliverCallbacks() }
 
     private func mark(_ name: String?) -> ConsoleReply {
         guard let take, let queue, take.phase == .recording else { return .error(.state, "not recording: nothing to mark") }
@@ -184,10 +246,31 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         return .ok([line])
     }
 
+    /// An input queue on the engine's capture, its writer thread running `take`.
+    private func run(_ take: TakeWriter, host: any RenderHost) throws(AudioQueueError) {
+        let writer = try RecordingWriter(destination: take, name: "recorder")
+        let queue = try InputQueue(format: take.dataFormat, host: host, callbackThread: writer.thread,
+                                   dither: false, metering: true, callback: writer.callback)
+        // Strong references: the take and the queue are dropped when the capture ends, which breaks the cycle.
+        queue.addRunningListener { [self, loop] _, running in
+            if !running { loop.post { self.captureStopped() } }
+        }
+        do {
+            try writer.start(queue, plan: writer.recommendedPlan(bufferDuration: Self.bufferSeconds, format: take.dataFormat))
+        } catch {
+            queue.dispose()
+            writer.thread.end()
+            throw error
+        }
+        self.writer = writer
+        self.queue = queue
+        self.take = take
+    }
+
     // MARK: - Stop
 
     func stopRecording() -> ConsoleReply {
-        guard let take else { return .error(.state, "not recording") }
+        guard let take, !standingBy else { return .error(.state, "not recording") }
         let file = take.currentFile
         _ = try? take.withState { state throws(RecorderRefusal) in state.stop() }
         finishCapture()
@@ -195,7 +278,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     }
 
     /// Ends the capture: every captured frame is written and the files finalized, on this thread.
-    private func finishCapture() {
+    private func finishCapture(rearm: Bool = true) {
         guard let writer, let queue else { return }
         self.writer = nil
         self.queue = nil
@@ -205,8 +288,10 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             events(ApplianceEvent(.error, "recording: \(error)"))
         }
         take = nil
+        standingBy = false
         recordLED(false)
         nextMeter = metering ? loop.clock.now : nil
+        if rearm && !shuttingDown { standBy() }
     }
 
     /// The queue stopped by itself (a write failed: the disk is full).
@@ -244,7 +329,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     // MARK: - Subsystem
 
     var statusLines: [String] {
-        var lines = ["recorder: \(take?.phase.rawValue ?? "idle")"]
+        var lines = ["recorder: \(standingBy ? "pre-roll standby" : take?.phase.rawValue ?? "idle")"]
         if let take, let file = take.currentFile {
             lines.append("recording: \(file) \(Self.seconds(take.fileSeconds)) s")
         }
@@ -283,7 +368,10 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     }
 
     func shutdown() {
-        if take != nil { _ = stopRecording() }
+        shuttingDown = true
+        if take != nil && !standingBy { _ = stopRecording() }
+        standingBy = false
+        finishCapture(rearm: false)
         metering = false
         nextMeter = nil
     }

@@ -23,7 +23,7 @@ enum TakeNotice: Sendable, Hashable {
 /// `AudioFile.repair` recovers. Markers are kept by capture frame and written into the file that holds them.
 final class TakeWriter: RecordingDestination, @unchecked Sendable {
     /// Where and how takes are written.
-    struct Output {
+    struct Output: Sendable {
         var type: AudioFileType
         var fileFormat: StreamFormat
         var safetyTrack: Bool
@@ -36,12 +36,18 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
 
     /// The input queue's format: signed 32-bit, exact for every 8.24 sample within full scale.
     let dataFormat: StreamFormat
-    let output: Output
+    /// The container and format of the next file opened (a press during pre-roll standby may choose another
+    /// container or depth; rate and channels stay the capture's).
+    var output: Output {
+        get { shared.withLock { $0.output } }
+        set { shared.withLock { $0.output = newValue } }
+    }
     private let wallClock: @Sendable () -> LocalDateTime
     private let notify: @Sendable (TakeNotice) -> Void
 
     /// Shared with the control thread: the state machine and the markers pressed.
-    private struct Shared {
+    private struct Shared: Sendable {
+        var output: Output
         var state = RecorderState()
         var markers: [AudioFileMarker] = []   // framePosition: capture frame
         var file: String?
@@ -49,7 +55,7 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         var peakDB = Decibels.silenceFloor
     }
 
-    private let shared = Mutex(Shared())
+    private let shared: Mutex<Shared>
 
     // Writer thread only.
     private let ring: PreRollRing
@@ -66,7 +72,7 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
     init(plan: RecorderPlan, output: Output, wallClock: @escaping @Sendable () -> LocalDateTime,
          notify: @escaping @Sendable (TakeNotice) -> Void) {
         dataFormat = .linearPCM(sampleRate: output.fileFormat.sampleRate, channels: output.fileFormat.channelsPerFrame, bits: 32)
-        self.output = output
+        shared = Mutex(Shared(output: output))
         self.wallClock = wallClock
         self.notify = notify
         ring = PreRollRing(frames: plan.preRollFrames, channels: output.fileFormat.channelsPerFrame)
@@ -159,6 +165,7 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
 
     private func open(preRollFrames: Int) throws {
         let time = wallClock()
+        let output = self.output
         base = output.names.base(at: time)
         var options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
         options.metadata = AudioFileMetadata(date: "\(RecordingNames.stamp(time))", software: "appliance")
