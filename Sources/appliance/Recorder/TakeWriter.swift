@@ -167,8 +167,8 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         let time = wallClock()
         let output = self.output
         base = output.names.base(at: time)
-        var options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
-        options.metadata = AudioFileMetadata(date: "\(RecordingNames.stamp(time))", software: "appliance")
+        // No metadata chunk: on a full disk the trailer must fit in what little is left (markers only).
+        let options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
         main = try AudioFile.create(path: output.names.path(base), type: output.type, format: output.fileFormat, options: options)
         if output.safetyTrack {
             safetyFile = try AudioFile.create(path: output.names.safetyPath(base), type: output.type, format: output.fileFormat,
