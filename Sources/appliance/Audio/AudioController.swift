@@ -188,10 +188,13 @@ final class AudioController: AudioControl {
                 change = routeChange
             case .systemSounds(let allowed):
                 hooks.systemSounds(allowed)
-            case .setRoute, .stopAudio, .notify, .duck, .unduck, .applyHardware, .capture:
+            case .stopAudio:
+                // The appliance's one session was interrupted (the device taken): playback stops where it is.
+                if hooks.isPlaying() { hooks.pausePlayback() }
+            case .setRoute, .notify, .duck, .unduck, .applyHardware, .capture:
                 // The route is carried out with its change below (the policy orders volume, output and
-                // amplifier); stopping queues, ducking, clocks and the capture path belong to the daemon,
-                // player and recorder, which own the queues and PCMs.
+                // amplifier); ducking, clocks and the capture path belong to the daemon and the recorder,
+                // which own the PCMs and the input queue.
                 break
             }
         }

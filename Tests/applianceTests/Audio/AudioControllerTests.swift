@@ -287,3 +287,20 @@ struct AudioControllerTests {
         #expect(up[(n - 1)...].allSatisfy { $0 == level })
     }
 }
+
+extension AudioControllerTests {
+    @Test func zeroIsSilenceAndTurningTheVolumeEndsAMute() throws {
+        let rig = try Self.rig()
+        rig.controller.restore()
+        let off = rig.controller.perform(.volume(.percent(0)))
+        #expect(off.lines.first == "volume: 0% (off) on speaker")
+        // Every stage muted: output PGA codes 0x00-0x2F and DAC code 0x00 mute (datasheet R40/R41, R10/R11).
+        #expect(rig.level(40) < 0x30 && rig.register(10) & 0xFF == 0)
+        _ = rig.controller.perform(.mute(true))
+        #expect(rig.controller.muted)
+        _ = rig.controller.perform(.volume(.percent(50)))   // 50 points under 100: -25 dB
+        #expect(!rig.controller.muted && rig.level(40) == Self.outputCode(-25))
+        #expect(rig.log.fineGains.last == .one)
+        #expect(rig.log.events.last == "EVENT volume 50% -25.0 dB speaker")
+    }
+}
