@@ -73,7 +73,9 @@ struct RoutePolicy: Hashable, Sendable {
             actions.append(.pausePlayback)
         }
         let next = route.outputs.first ?? mainOutput
-        if change.reason == .newDeviceAvailable, next == .headphones, level(of: .headphones) > headphoneCapDB {
+        // Capped at every insertion, even while the output is forced to the speaker: a later `route auto`
+        // must not land on a loud level the user set before the plug went out.
+        if change.reason == .newDeviceAvailable, level(of: .headphones) > headphoneCapDB {
             levels[.headphones] = headphoneCapDB
         }
         if next != output {

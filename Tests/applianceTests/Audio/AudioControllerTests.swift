@@ -163,7 +163,9 @@ struct AudioControllerTests {
         Self.jack(rig, .unplugged)
         let after = Array(rig.log.log[before...])
         // Behaviour 1: paused first, the amplifier only after the speaker is back at its own -30 dB.
-        #expect(after.firstIndex(of: "pause")! < after.firstIndex(of: "amplifier true")!)
+        let paused = try #require(after.firstIndex(of: "pause"))
+        let amplified = try #require(after.firstIndex(of: "amplifier true"))
+        #expect(paused < amplified)
         #expect(rig.level(40) == Self.outputCode(-30))
         #expect(rig.settings.value.volumeDB == ["speaker": -30, "headphones": -22])
     }

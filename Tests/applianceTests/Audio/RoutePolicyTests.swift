@@ -47,6 +47,14 @@ struct RoutePolicyTests {
         #expect(policy.level(of: .headphones) == cap)
     }
 
+    @Test func headphonesPluggedWhileForcedToTheSpeakerAreCappedToo() {
+        var policy = Self.policy(on: .speaker, remembered: ["speaker": -30, "headphones": -6])
+        // The output stays on the speaker (an override): only the headphones' remembered level comes down.
+        let actions = policy.routeChanged(Self.plugged, to: Self.speakerRoute, playing: true, now: Self.t0)
+        #expect(actions == [.volume(.speaker, dB: -30)])
+        #expect(policy.level(of: .headphones) == -22)
+    }
+
     @Test func pluggingInWhilePlayingKeepsPlaying() {
         var policy = Self.policy(on: .speaker, remembered: ["headphones": -28])
         // Behaviour 2: playback continues, now through the headphones; -28 dB is under the cap, kept.
