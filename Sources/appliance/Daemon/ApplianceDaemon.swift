@@ -205,6 +205,7 @@ final class ApplianceDaemon {
         for subsystem in parts.subsystems { subsystem.shutdown() }
         settings.isDirty = settings.isDirty || store != nil
         saveSettings()
+        parts.stopAudio()
         if let problem = parts.board.powerDown() { log.warning("codec power-down: \(problem)") }
         broadcast(ApplianceEvent(.shutdown, stopReason ?? ""))
         log.info("appliance stopped")

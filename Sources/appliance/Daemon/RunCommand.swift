@@ -1,6 +1,7 @@
 import ArgumentParser
 import Board
 import HAL
+import Synchronization
 
 /// `appliance run`: the appliance itself. Brings the board up and serves the console until SIGTERM, SIGINT,
 /// SIGHUP or `shutdown`; exits 0 after an orderly shutdown.
@@ -81,22 +82,61 @@ struct RunCommand: ParsableCommand {
         let config = try BoardCommand.load(board, boards: boards)
         let store = SettingsStore(path: paths.settings)
         let loaded = store.load()
+        let settings = LiveSettings(loaded.settings)
         let loop = try ControlLoop(clock: SystemClock())
         let signals = try SignalWatcher()
-        let daemonBoard = ConfiguredBoard(config: config)
-        let daemon = ApplianceDaemon(loop: loop, parts: DaemonParts(board: daemonBoard), settings: LiveSettings(loaded.settings),
-                                     store: store, log: log)
+        // Recordings a power cut left unfinished are repaired before the recorder may add to the directory.
+        let recovered = RecordingRecovery.run(directory: paths.recordings)
+        let fanout = EventFanout()
+        let assembly: ApplianceAssembly
+        do {
+            assembly = try ApplianceAssembly(config: config, pcm: pcm, paths: paths, loop: loop, settings: settings, log: log,
+                                             events: { event in fanout.send(event) })
+        } catch {
+            throw RunError("\(error)")
+        }
+        var parts = assembly.parts
+        parts.stopAudio = { assembly.stop() }
+        let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: store, log: log)
+        let bound = LoopBound(daemon)
+        fanout.sink = { event in loop.post { bound.value?.broadcast(event) } }
         if let problem = loaded.problem { daemon.notice(problem, priority: .warning) }
-        do { try daemonBoard.powerUp() } catch { throw RunError("\(config.name): \(error)") }
+        for line in recovered { daemon.notice(line) }
         loop.watch(signals.readDescriptor) {
             while let signal = signals.next() { daemon.requestShutdown(reason: "\(signal)") }
         }
+        // Engine xruns as `EVENT xrun`, looked at twice a second.
+        var nextXrunCheck = loop.clock.now
+        loop.addTimer(deadline: { nextXrunCheck }, fire: { now in
+            nextXrunCheck = now + .milliseconds(500)
+            let count = assembly.newXruns()
+            if count > 0 { daemon.broadcast(ApplianceEvent(.xrun, "\(count)")) }
+        })
         daemon.installTimers()
+        startConsole(daemon: daemon, paths: paths)
         daemon.ready()
         loop.run()
         daemon.shutdown()
         withExtendedLifetime(lock) {}
     }
+}
+
+extension RunCommand {
+    /// The console: stdin/stdout or `--console DEV`, and the control socket (the console part's
+    /// ConsoleServer). Until it is part of the build, the appliance runs headless: signals stop it.
+    func startConsole(daemon: ApplianceDaemon, paths: DaemonPaths) {
+        for line in daemon.notices { StandardStream.output.write(line + "\n") }
+    }
+}
+
+/// Events from any thread, to wherever the console sends them once it is up.
+final class EventFanout: Sendable {
+    private let target = Mutex<EventSink>({ _ in })
+    var sink: EventSink {
+        get { target.withLock { $0 } }
+        set { target.withLock { $0 = newValue } }
+    }
+    func send(_ event: ApplianceEvent) { sink(event) }
 }
 
 /// A start-up failure: one line, exit status 1.

@@ -1,0 +1,109 @@
+import Board
+import HAL
+import Queue
+
+/// Puts a running appliance together on a board: the assembled board (codec powered up pop-free), the
+/// render engine on the board's PCMs, and the subsystems on it (player, recorder, volume/route). The one
+/// place that knows which concrete class plays which part; the daemon only sees `DaemonParts`.
+final class ApplianceAssembly {
+    /// The engine's device format: 32-bit containers (24-bit codecs left-justify into them), 48 kHz stereo,
+    /// 10 ms periods, four of them.
+    static let rate = 48_000
+    static let periodFrames = 480
+    static let periodCount = 4
+
+    let board: AssembledDaemonBoard
+    let engine: RenderEngine
+    let callbacks: AudioQueueCallbackThread
+    let parts: DaemonParts
+    private let startedAt: Timestamp
+    private var lastXruns = 0
+
+    init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
+         log: ServiceLog, events: @escaping EventSink) throws(DaemonError) {
+        let assembled: AssembledBoard
+        do {
+            assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
+        } catch {
+            throw .board("\(config.name): \(error)")
+        }
+        board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
+        try board.powerUp()
+        let configuration = PCMConfiguration(format: .s32LE, rate: Self.rate, channels: 2, periodFrames: Self.periodFrames,
+                                             periodCount: Self.periodCount, allowsNearestRate: pcm != nil)
+        let playback: any PCMDevice
+        do { playback = try assembled.pcms.openPlayback(configuration) } catch { throw .device("\(error)") }
+        let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
+        do {
+            engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: false))
+            callbacks = try AudioQueueCallbackThread(name: "queues", pollInterval: .milliseconds(10))
+        } catch {
+            throw .device("cannot start the audio engine: \(error)")
+        }
+        let recordingsDirectory = paths.recordings
+        let recorder = RecordingService(directory: recordingsDirectory, loop: loop, host: capture == nil ? nil : engine,
+                                        settings: settings, events: events)
+        let library = MediaLibrary(mediaDirectory: paths.media, recordingsDirectory: recordingsDirectory) { [weak recorder] path in
+            recorder?.isRecording == true && path.hasPrefix(recordingsDirectory)
+        }
+        let player = PlaybackService(library: library, host: engine, callbackThread: callbacks, loop: loop,
+                                     settings: settings, events: events, seed: UInt64(loop.clock.now.nanoseconds))
+        var inputs: [CodecInput: PCMCapabilities] = [:]
+        if let capture {
+            for input in assembled.codec.codec.capabilities.inputs { inputs[input] = capture.capabilities }
+        }
+        var hooks = AudioHooks()
+        let engine = self.engine
+        hooks.setFineGain = { engine.setFineGain($0) }
+        hooks.setPreset = { engine.setPreset($0) }
+        hooks.setAmplifier = { on in
+            do { try assembled.amplifier?.set(on: on) } catch { log.warning("amplifier: \(error)") }
+        }
+        hooks.pausePlayback = { [weak player] in player?.pauseForRouteChange() }
+        hooks.isPlaying = { [weak player] in player?.isPlaying ?? false }
+        hooks.event = events
+        let audio: AudioController
+        do {
+            audio = try AudioController(board: config, codec: assembled.codec.codec,
+                                        capabilities: HardwareCapabilities(output: playback.capabilities, inputs: inputs),
+                                        hardware: HardwareSettings(sampleRate: Self.rate, ioBufferFrames: Self.periodFrames,
+                                                                   outputChannels: 2, inputChannels: capture == nil ? 0 : 2),
+                                        jack: assembled.jack?.state ?? .unplugged, settings: settings, clock: loop.clock,
+                                        hooks: hooks)
+        } catch {
+            throw .device("cannot set up the audio session: \(error)")
+        }
+        board.jackChanged = { [weak audio] event in
+            events(ApplianceEvent(.jack, "\(event.state)"))
+            audio?.jackChanged(event)
+        }
+        startedAt = loop.clock.now
+        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board])
+        board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
+        for line in audio.restore() { log.info(line) }
+        do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+    }
+
+    /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline.
+    func statsLines(now: Timestamp) -> [String] {
+        let seconds = Double((now - startedAt).components.seconds) + Double((now - startedAt).components.attoseconds) / 1e18
+        let played = engine.timeline.playedFrames
+        let actual = seconds > 0 ? Double(played) / seconds : 0
+        return ["xruns: \(engine.xruns)",
+                "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
+                "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+    }
+
+    /// New xruns since the last call, for `EVENT xrun`.
+    func newXruns() -> Int {
+        let now = engine.xruns
+        defer { lastXruns = now }
+        return now - lastXruns
+    }
+
+    /// Stops the engine (a short fade out) and the queue thread; the board powers down after this.
+    func stop() {
+        _ = engine.stop(.drop)
+        callbacks.end()
+    }
+}
