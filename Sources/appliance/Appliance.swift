@@ -8,12 +8,16 @@ struct Appliance: ParsableCommand {
         commandName: "appliance",
         abstract: "Firmware for headless audio appliances on Raspberry Pi-class boards with an I2S codec HAT.",
         subcommands: [EQCommand.self, InfoCommand.self, ConvertCommand.self, RenderCommand.self, BoardCommand.self,
-                      CodecCommand.self, HALCommand.self, SoundsCommand.self, PlayCommand.self]
+                      CodecCommand.self, HALCommand.self, SoundsCommand.self, PlayCommand.self, RunCommand.self]
     )
 
     /// Runs the command; a mistake gets one line on stderr (what is wrong, and where to look) and a non-zero
     /// exit status. `--help` still prints the full help.
     static func main() {
+        if let refusal = DaemonGuard.refusal(for: Array(CommandLine.arguments.dropFirst())) {
+            writeToStandardError("appliance: \(refusal)\n")
+            CurrentProcess.exit(1)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
