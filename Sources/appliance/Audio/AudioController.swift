@@ -86,6 +86,7 @@ final class AudioController: AudioControl {
             do throws(CodecError) { try applyPreset(saved) } catch { problems.append("eq \(value.eqPreset): \(error)") }
         } else {
             problems.append("eq: no preset '\(value.eqPreset)' (saved settings); flat instead")
+            do throws(CodecError) { try applyPreset(.flat) } catch { problems.append("eq flat: \(error)") }
         }
         problems += run(policy.start(now: clock.now))
         do throws(SessionError) {

@@ -10,7 +10,7 @@ import Queue
 ///   plugged in: nothing is paused or resumed, the transport keeps its state and only the output moves;
 /// - volume is remembered per route and restored on every switch (behaviour 17, "Per route"); headphones
 ///   are brought down to a safe level when plugged in (HeadphoneSafeLevel), never up;
-/// - the speaker amplifier runs only while the speaker is the route and something may play: off once the
+/// - the speaker amplifier runs only while the speaker (the main output) is the route and something may play: off once the
 ///   output has been idle for `amplifierIdleTimeout` (told through `outputActivity`), on again before it plays.
 struct RoutePolicy: Hashable, Sendable {
     /// Where sound goes with nothing in the jack (speaker, or line on a board without one).
@@ -129,7 +129,11 @@ struct RoutePolicy: Hashable, Sendable {
         }
     }
 
-    private var amplifierWanted: Bool { hasAmplifier && output == .speaker && (outputActive || idleSince != nil) }
+    /// The amplifier drives the main output (the speaker, or the line out of an amplifier board such as the
+    /// IQaudio DAC+ with its amplifier behind the line out), never the headphones.
+    private var amplifierWanted: Bool {
+        hasAmplifier && output == mainOutput && mainOutput != .headphones && (outputActive || idleSince != nil)
+    }
 
     private mutating func updateAmplifier(now: Timestamp, force: Bool = false) -> [RouteAction] {
         if let since = idleSince, now - since >= Self.amplifierIdleTimeout { idleSince = nil }

@@ -94,6 +94,13 @@ struct RoutePolicyTests {
         #expect(policy.outputActivity(true, now: Self.t0 + .seconds(20)) == [.amplifier(on: true)])
     }
 
+    @Test func anAmplifierBehindTheLineOutRunsWhileTheLineOutIsTheRoute() {
+        // iqaudio-dacplus.yaml: a PCM5122 (line out only) with the amplifier's mute line on GPIO22.
+        var policy = RoutePolicy(mainOutput: .line, output: .line, limits: Self.limits, headphoneCapDB: -22,
+                                 remembered: [:], hasAmplifier: true)
+        #expect(policy.start(now: Self.t0) == [.volume(.line, dB: -20), .selectOutput(.line), .amplifier(on: true)])
+    }
+
     @Test func routeRequestsNeedWhatTheyName() throws {
         let policy = Self.policy(on: .speaker, remembered: [:])
         #expect(throws: RouteRequestError.headphonesNotPlugged) { try policy.speakerOverride(for: .headphones, jack: .unplugged) }

@@ -3,6 +3,7 @@ import Foundation
 import HAL
 import Queue
 import Synchronization
+import TestSupport
 import Testing
 @testable import appliance
 
