@@ -48,7 +48,14 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
 
     func simulateJack(_ state: JackState) throws(DaemonError) {
         guard isSimulated else { throw .denied("jack in|out drives the simulated board only (this is \(name))") }
-        do { try board.simulateJack(state) } catch { throw .device("\(error)") }
+        do {
+            // The jack detector's GPIO debounce keeps deadlines of its own that `board.nextDeadline` does not
+            // show: tick every few milliseconds until well after the plug's bounce (debounce and the headset
+            // decision included).
+            settleUntil = try board.simulateJack(state) + .seconds(1)
+        } catch {
+            throw .device("\(error)")
+        }
     }
 
     func simulateButton(_ button: String, _ gesture: SimulatedGesture) throws(DaemonError) {
@@ -97,9 +104,18 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
         ["jack: \(board.jack.map { "\($0.state)" } ?? "not sensed")"]
     }
 
-    var nextDeadline: Timestamp? { board.nextDeadline }
+    /// Until when a simulated change still needs frequent ticks.
+    private var settleUntil: Timestamp?
+    static let settleInterval = Duration.milliseconds(5)
+
+    var nextDeadline: Timestamp? {
+        guard let settleUntil else { return board.nextDeadline }
+        let soon = board.gpio.clock.now + Self.settleInterval
+        return min(board.nextDeadline ?? soon, soon)
+    }
 
     func tick(now: Timestamp) {
+        if let until = settleUntil, now > until { settleUntil = nil }
         do { try board.tick() } catch { log.warning("board: \(error)") }
     }
 
