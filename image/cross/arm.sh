@@ -256,6 +256,18 @@ need_qemu() {
 # Runs an aarch64 program under qemu-user with the sysroot as its root for libraries (no binfmt needed).
 qemu() { QEMU_LD_PREFIX=$sysroot qemu-aarch64-static "$@"; }
 
+# A QEMU_LD_PREFIX for the tests: links to the sysroot's usr, lib, etc, bin and sbin, but no dev/. qemu-user
+# looks every path up under the prefix first, so with the sysroot itself a pty test opens the sysroot's
+# dev/ptmx (a plain file) and gets ENODEV (shared/reference/toolchain-notes.md); without dev/ it reaches the host's.
+test_prefix() {
+    local prefix=$out/qemu-prefix entry
+    rm -rf "$prefix"; mkdir -p "$prefix"
+    for entry in usr lib lib64 etc bin sbin; do
+        [[ -e $sysroot/$entry || -L $sysroot/$entry ]] && ln -s "$sysroot/$entry" "$prefix/$entry"
+    done
+    echo "$prefix"
+}
+
 human_size() { numfmt --to=iec --suffix=B --format='%.1f' "$(stat -c %s "$1")"; }
 
 # `build`: the release binary twice, with the Swift runtime linked statically and dynamically, stripped copies
@@ -304,14 +316,15 @@ test_arm() {
     [[ -f ${bundles[0]} ]] || die "no test bundle (*PackageTests.xctest) in .build-arm/tests/$config: has the package test targets?"
     local bundle=${bundles[0]} log=$out/tests/arm-test.log
     local timeout=${ARM_TEST_TIMEOUT:-1800} st_status=0 xc_status=0
+    local prefix; prefix=$(test_prefix)
 
     stage "Swift Testing on aarch64 under qemu-aarch64-static ($(basename "$bundle"))"
     # SwiftPM's generated runner picks the library from this argument; `swift test` does the same.
     # Tests that start the appliance binary as a child need qemu for it too (no binfmt registration here).
-    timeout "$timeout" env QEMU_LD_PREFIX="$sysroot" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
+    timeout "$timeout" env QEMU_LD_PREFIX="$prefix" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
         APPLIANCE_SOURCE_ROOT="$repo" qemu-aarch64-static "$bundle" --testing-library swift-testing ${ARM_TEST_ARGS:-} 2>&1 | tee "$log.swift-testing" || st_status=$?
     stage "XCTest on aarch64 under qemu-aarch64-static"
-    timeout "$timeout" env QEMU_LD_PREFIX="$sysroot" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
+    timeout "$timeout" env QEMU_LD_PREFIX="$prefix" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
         APPLIANCE_SOURCE_ROOT="$repo" qemu-aarch64-static "$bundle" > "$log.xctest" 2>&1 || xc_status=$?
 
     # Count: Swift Testing's closing line "Test run with N tests passed/failed ..."; its failed tests are the
