@@ -1,4 +1,5 @@
 import Board
+import Codec8_24
 import HAL
 import Queue
 
@@ -17,6 +18,7 @@ final class ApplianceAssembly {
     let callbacks: AudioQueueCallbackThread
     let parts: DaemonParts
     private let startedAt: Timestamp
+    private let gain: EngineGain
     private var lastXruns = 0
 
     init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
@@ -54,8 +56,10 @@ final class ApplianceAssembly {
         }
         var hooks = AudioHooks()
         let engine = self.engine
-        hooks.setFineGain = { engine.setFineGain($0) }
-        hooks.setPreset = { engine.setPreset($0) }
+        let gain = EngineGain(engine: engine)
+        self.gain = gain
+        hooks.setFineGain = { gain.setFineGain($0) }
+        hooks.setPreset = { gain.setPreset($0) }
         hooks.setAmplifier = { on in
             do { try assembled.amplifier?.set(on: on) } catch { log.warning("amplifier: \(error)") }
         }
@@ -80,6 +84,14 @@ final class ApplianceAssembly {
         startedAt = loop.clock.now
         parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board])
         board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
+        if assembled.pcms.loopback != nil {
+            board.signalCheck = { [unowned self] in
+                // The tone at unity gain and flat, whatever the volume and EQ are; put back afterwards.
+                gain.bypass(true)
+                defer { gain.bypass(false) }
+                return LoopbackToneCheck.run(engine: self.engine, clock: loop.clock)
+            }
+        }
         for line in audio.restore() { log.info(line) }
         do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
     }
@@ -92,6 +104,31 @@ final class ApplianceAssembly {
         return ["xruns: \(engine.xruns)",
                 "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
                 "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+    }
+
+    /// The engine's fine gain and software EQ as the audio controls set them, put aside for `selftest`.
+    final class EngineGain {
+        let engine: RenderEngine
+        private var fineGain = Fixed824.one
+        private var preset = EQPreset.flat
+        private var bypassed = false
+        init(engine: RenderEngine) { self.engine = engine }
+
+        func setFineGain(_ value: Fixed824) {
+            fineGain = value
+            if !bypassed { engine.setFineGain(value) }
+        }
+
+        func setPreset(_ value: EQPreset) {
+            preset = value
+            if !bypassed { engine.setPreset(value) }
+        }
+
+        func bypass(_ on: Bool) {
+            bypassed = on
+            engine.setFineGain(on ? .one : fineGain)
+            engine.setPreset(on ? .flat : preset)
+        }
     }
 
     /// New xruns since the last call, for `EVENT xrun`.

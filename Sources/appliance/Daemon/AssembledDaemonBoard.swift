@@ -11,6 +11,8 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     var jackChanged: (JackEvent) -> Void = { _ in }
     /// Simulated presses (the buttons part's ButtonInput), when present.
     var pressButton: ((String, SimulatedGesture) throws(DaemonError) -> Void)?
+    /// `selftest`'s tone out and back, where the board loops output to input.
+    var signalCheck: (() -> SelfTestCheck)?
     /// Extra `stats` lines (the engine's).
     var engineStats: () -> [String] = { [] }
 
@@ -72,6 +74,10 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     /// non-volatile register the cache holds is read over I2C; on the simulated twin of a write-only chip,
     /// the twin's registers are compared instead.
     func selfTest() -> [SelfTestCheck] {
+        [codecCheck()] + (signalCheck.map { [$0()] } ?? [])
+    }
+
+    private func codecCheck() -> SelfTestCheck {
         let codec = board.codec
         var compared = 0
         var mismatches: [String] = []
@@ -81,7 +87,7 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
             let actual: RegisterValue?
             if codec.bus.layout.isReadable && definition.access != .writeOnly {
                 actual = try? codec.bus.read(address)
-                if actual == nil { return [SelfTestCheck(name: "codec", passed: false, detail: "\(definition.name) did not answer on I2C")] }
+                if actual == nil { return SelfTestCheck(name: "codec", passed: false, detail: "\(definition.name) did not answer on I2C") }
             } else if let model = codec.model {
                 actual = model.bus.registerValue(address)
             } else {
@@ -91,11 +97,11 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
             if actual != cached { mismatches.append("\(definition.name) is 0x\(String(actual ?? 0, radix: 16)), expected 0x\(String(cached, radix: 16))") }
         }
         guard compared > 0 else {
-            return [SelfTestCheck(name: "codec", passed: true, detail: "write-only chip: nothing to read back")]
+            return SelfTestCheck(name: "codec", passed: true, detail: "write-only chip: nothing to read back")
         }
-        return [SelfTestCheck(name: "codec", passed: mismatches.isEmpty,
-                              detail: mismatches.isEmpty ? "\(compared) registers as the driver set them"
-                                                         : mismatches.prefix(3).joined(separator: "; "))]
+        return SelfTestCheck(name: "codec", passed: mismatches.isEmpty,
+                             detail: mismatches.isEmpty ? "\(compared) registers as the driver set them"
+                                                        : mismatches.prefix(3).joined(separator: "; "))
     }
 
     // MARK: Subsystem
