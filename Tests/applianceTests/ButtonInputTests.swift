@@ -144,8 +144,10 @@ final class ButtonInputTests {
         run(buttons, loop, until: start + .milliseconds(100))
         try buttons.simulateTurn(encoder: "volume", detents: -1)
         run(buttons, loop, until: start + .milliseconds(200))
-        #expect(received == [.encoder(name: "volume", role: .volume, steps: 1), .encoder(name: "volume", role: .volume, steps: 1),
-                             .encoder(name: "volume", role: .volume, steps: -1)])
+        // Each detent at the edge that brings the lines back to rest (4 ms an edge: 16, 32 ms; back: 116 ms).
+        #expect(received == [.encoder(name: "volume", role: .volume, steps: 1, at: start + .milliseconds(16)),
+                             .encoder(name: "volume", role: .volume, steps: 1, at: start + .milliseconds(32)),
+                             .encoder(name: "volume", role: .volume, steps: -1, at: start + .milliseconds(116))])
     }
 
     /// `button NAME click|double|triple|hold` presses the line with realistic timings: the same decoder
@@ -182,7 +184,41 @@ extension ButtonAction {
     var timestamp: Timestamp {
         switch self {
         case .remote(_, let gesture), .chord(_, let gesture), .gesture(let gesture): gesture.timestamp
-        case .encoder: .zero
+        case .encoder(_, _, _, let time): time
         }
+    }
+}
+
+/// `appliance buttons monitor --simulate`, run as a user would.
+@Suite("appliance buttons monitor")
+struct ButtonsMonitorCommandTests {
+    /// A double click of the remote and a click of volume-up, played on the simulated board in real time.
+    /// The script presses 100 ms and clicks 150 ms apart (SimulatedPress): remote down at 0 and 250 ms, up at
+    /// 100 and 350 ms. Each transition is the clean edge and the tact switch's six chatter toggles: 7 edges,
+    /// 28 for a double click. The double click is decided when the 300 ms window after the second release
+    /// closes (Android's multi-press timeout): 650 ms; it means next track (the headset remote's double
+    /// click). The volume key clicks on its release.
+    @Test func theSimulatedGesturesPrintTheirEdgesAndEvents() throws {
+        let result = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "remote double, volume-up click, volume -1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("board 'simulated' (simulated): remote GPIO17 (remote)") == true)
+        #expect(lines.filter { $0.contains("edge     GPIO17 remote") }.count == 28)
+        #expect(lines.contains("+0.000 ms     edge     GPIO17 remote active"))
+        #expect(lines.contains("+100.000 ms   edge     GPIO17 remote inactive"))
+        #expect(lines.contains("+650.000 ms   gesture  remote double click -> nextTrack"))
+        #expect(lines.filter { $0.contains("edge     GPIO23 volume-up") }.count == 14)
+        #expect(lines.contains { $0.hasSuffix("gesture  volume-up click -> volumeUp") })
+        #expect(lines.filter { $0.hasSuffix("encoder  volume -1 (volume)") }.count == 1)
+    }
+
+    @Test func aBadScriptOrARealBoardIsRefusedClearly() throws {
+        let bad = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "remote twice"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("'twice' is not a gesture"), "\(bad.stderr)")
+        let unknown = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "play click"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("no button 'play' on this board: it has remote, volume-up, volume-down, record, shift"),
+                "\(unknown.stderr)")
     }
 }

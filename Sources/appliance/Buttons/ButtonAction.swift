@@ -8,8 +8,8 @@ enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
     case remote(RemoteControlEvent, ButtonGesture)
     /// A gesture made while the shift button was held, that the chord table gives a second function.
     case chord(ChordAction, ButtonGesture)
-    /// Encoder detents: positive clockwise.
-    case encoder(name: String, role: EncoderRole, steps: Int)
+    /// Encoder detents: positive clockwise, at the edge that completed them.
+    case encoder(name: String, role: EncoderRole, steps: Int, at: Timestamp)
     /// A gesture that means nothing here (a custom button, a shifted gesture without a chord), for
     /// `buttons monitor` and `EVENT button` lines.
     case gesture(ButtonGesture)
@@ -18,7 +18,7 @@ enum ButtonAction: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .remote(let event, let gesture): "\(gesture.button) \(gesture.gesture) -> \(event)"
         case .chord(let action, let gesture): "shift + \(gesture.button) \(gesture.gesture) -> \(action)"
-        case .encoder(let name, let role, let steps): "\(name) \(steps > 0 ? "+" : "")\(steps) (\(role))"
+        case .encoder(let name, let role, let steps, _): "\(name) \(steps > 0 ? "+" : "")\(steps) (\(role))"
         case .gesture(let gesture): "\(gesture.button) \(gesture.gesture)"
         }
     }

@@ -83,8 +83,8 @@ final class ButtonInput: Subsystem, @unchecked Sendable {
                     let channel = event.line.offset == encoder.lineA ? "A" : "B"
                     onEdge?(ButtonEdge(name: "\(encoder.name).\(channel)", line: event.line.offset, active: event.edge.level,
                                        timestamp: event.timestamp))
-                }, onSteps: { steps in
-                    relay.post(.encoder(name: encoder.name, role: encoder.role, steps: steps))
+                }, onSteps: { steps, time in
+                    relay.post(.encoder(name: encoder.name, role: encoder.role, steps: steps, at: time))
                 }))
             } catch {
                 throw .device(error)
@@ -156,8 +156,9 @@ final class ButtonInput: Subsystem, @unchecked Sendable {
     }
 
     /// Presses the simulated button as a person would for `gesture`, with a tact switch's bounce at each
-    /// edge, starting now (or once the previous simulated gesture is over). Returns when the decoder will
-    /// have decided it.
+    /// edge, starting now (or once the previous simulated gesture has been decided, so two `button remote
+    /// click` commands in a row are two clicks, not a double click). Returns when the decoder will have
+    /// decided it.
     @discardableResult
     func simulate(button name: String, gesture: SimulatedGesture) throws(ButtonInputError) -> Timestamp {
         guard gpio.simulated != nil else { throw .notSimulated(board: config.name) }
@@ -168,13 +169,14 @@ final class ButtonInput: Subsystem, @unchecked Sendable {
             for (down, up) in press.presses {
                 try gpio.drive(line: button.input.line, active: true, polarity: button.input.active, at: start + down,
                                bounce: .tactSwitch)
-                simulatedUntil = try gpio.drive(line: button.input.line, active: false, polarity: button.input.active,
-                                                at: start + up, bounce: .tactSwitch)
+                try gpio.drive(line: button.input.line, active: false, polarity: button.input.active, at: start + up,
+                               bounce: .tactSwitch)
             }
         } catch {
             throw .device(error)
         }
-        gpio.pump?.expectChanges(until: start + press.decidedAfter)
+        simulatedUntil = start + press.decidedAfter
+        gpio.pump?.expectChanges(until: simulatedUntil)
         return start + press.decidedAfter
     }
 

@@ -3,7 +3,7 @@ import HAL
 import Synchronization
 
 /// One rotary encoder: its two lines read raw (both edges) into a `QuadratureDecoder`; each detent is
-/// handed to `onSteps` on the edge's thread.
+/// handed to `onSteps` with the time of the edge that completed it, on the edge's thread.
 final class EncoderInput: Sendable {
     let config: EncoderConfig
     let lineA: GPIOLineID
@@ -12,7 +12,7 @@ final class EncoderInput: Sendable {
     private let requested: Mutex<[any HAL.GPIOInputLine]> = Mutex([])
 
     init(_ config: EncoderConfig, gpio: BoardGPIO, onEdge: @escaping @Sendable (GPIOEdgeEvent) -> Void,
-         onSteps: @escaping @Sendable (Int) -> Void) throws(BoardDeviceError) {
+         onSteps: @escaping @Sendable (Int, Timestamp) -> Void) throws(BoardDeviceError) {
         self.config = config
         lineA = try gpio.lineID(config.lineA)
         lineB = try gpio.lineID(config.lineB)
@@ -26,7 +26,7 @@ final class EncoderInput: Sendable {
                     onEdge(event)
                     guard let self else { return }
                     let steps = self.edge(event)
-                    if steps != 0 { onSteps(steps) }
+                    if steps != 0 { onSteps(steps, event.timestamp) }
                 })
             } catch {
                 throw .gpio(what: "encoder '\(config.name)' channel \(channel) on GPIO\(offset)", error)
