@@ -3,6 +3,8 @@
 /// board-configs/simulated.yaml verbatim; a test keeps the two identical.
 public enum SimulatedBoard {
     public static let name = "simulated"
+    /// The label of the simulated GPIO chip; a board file naming it (`gpio: chip: simulated`) runs on twins.
+    public static let gpioChipLabel = "simulated"
 
     /// The validated board. The text is checked by the tests, so parsing cannot fail at run time.
     public static let config: BoardConfig = {

@@ -1,0 +1,47 @@
+/// What one `record` asks for, resolved against the settings and the board: the numbers `RecorderState`
+/// decides by, in frames of the recording's rate so every decision lands on an exact frame.
+struct RecorderPlan: Hashable, Sendable {
+    var sampleRate: Double
+    /// Bytes one frame takes in the file (for splitting by size).
+    var bytesPerFrame: Int
+    /// Voice activation: start when a block's peak reaches this (dBFS); nil: start at the press.
+    var voxThresholdDB: Double?
+    /// Voice activation: end the take after this long below the threshold.
+    var voxHangSeconds: Double = 2
+    /// Frames before the trigger kept and written first.
+    var preRollSeconds: Double = 0
+    var splitSeconds: Double?
+    var splitBytes: Int64?
+    /// `record --seconds N`: the take ends after exactly N seconds of frames.
+    var limitSeconds: Double?
+    /// Refuse to start, and stop, below this much free space.
+    var minimumFreeBytes: Int64 = 0
+
+    var preRollFrames: Int { max(0, Int((preRollSeconds * sampleRate).rounded())) }
+    var hangFrames: Int64 { max(1, Int64((voxHangSeconds * sampleRate).rounded())) }
+    var limitFrames: Int64? { limitSeconds.map { max(1, Int64(($0 * sampleRate).rounded())) } }
+
+    /// Frames per file: the smaller of the duration split and the size split (whole frames that fit).
+    var splitFrames: Int64? {
+        let byTime = splitSeconds.map { max(1, Int64(($0 * sampleRate).rounded())) }
+        let bySize = splitBytes.map { max(1, $0 / Int64(max(1, bytesPerFrame))) }
+        switch (byTime, bySize) {
+        case let (time?, size?): return min(time, size)
+        case let (time?, nil): return time
+        case let (nil, size?): return size
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Why these numbers cannot be recorded by, if they cannot.
+    var refusal: String? {
+        if !(sampleRate > 0) || bytesPerFrame < 1 { return "a recording needs a positive rate and frame size" }
+        if let limitSeconds, !(limitSeconds > 0) { return "--seconds must be more than 0, not \(limitSeconds)" }
+        if let splitSeconds, !(splitSeconds > 0) { return "a split every \(splitSeconds) s is not possible" }
+        if let splitBytes, splitBytes < Int64(bytesPerFrame) { return "a split every \(splitBytes) bytes holds no frame" }
+        if !(preRollSeconds >= 0) || preRollSeconds > 60 { return "pre-roll must be 0 to 60 s, not \(preRollSeconds)" }
+        if !(voxHangSeconds > 0) { return "the vox hang time must be more than 0 s" }
+        if let voxThresholdDB, !(voxThresholdDB < 0) { return "the vox threshold must be below 0 dBFS, not \(voxThresholdDB)" }
+        return nil
+    }
+}

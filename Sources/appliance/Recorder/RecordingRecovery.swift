@@ -1,0 +1,28 @@
+import HAL
+import Queue
+
+/// Start-up recovery (issue 13, Deliver 1): files a power cut left unfinished in the recordings directory are
+/// repaired in place (`AudioFile.repair`: sizes set from what reached the disk, a partial last packet cut),
+/// so they open and play; intact files are left alone.
+enum RecordingRecovery {
+    /// One line per recording recovered ("recovered NAME: N s"), and one per file that could not be, for the
+    /// daemon to log and print.
+    static func run(directory: String) -> [String] {
+        var lines: [String] = []
+        for name in FileSystem.entries(in: directory) ?? [] {
+            let dot = name.lastIndex(of: ".").map { name.index(after: $0) }
+            guard let dot, let type = AudioFileType(pathExtension: String(name[dot...])) else { continue }
+            let path = "\(directory)/\(name)"
+            guard FileStatus.of(path).map({ $0.kind == .regular }) ?? false else { continue }
+            do {
+                let report = try AudioFile.repair(path: path, typeHint: type)
+                guard !report.wasIntact else { continue }
+                let seconds = Double(report.frameCount) / report.dataFormat.sampleRate
+                lines.append("recovered \(name): \((seconds * 10).rounded() / 10) s")
+            } catch {
+                lines.append("cannot recover \(name): \(error)")
+            }
+        }
+        return lines
+    }
+}

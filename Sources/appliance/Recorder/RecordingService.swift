@@ -1,0 +1,378 @@
+import Codec8_24
+import HAL
+import Queue
+
+/// The recorder subsystem (RecorderControl): `record`, `mark`, `meter` and `stop` on the control loop.
+/// Each recording gets an input queue on the engine's capture and a `RecordingWriter` whose thread runs a
+/// `TakeWriter`; `RecorderState` (inside it) decides frame by frame. What the writer thread reports hops onto
+/// the loop (`loop.post`) and becomes events, the record LED and the next state.
+final class RecordingService: RecorderControl, @unchecked Sendable {
+    /// What the board (and settings) choose when `record` names nothing.
+    struct FormatDefaults: Hashable, Sendable {
+        var container = AudioFileKind.wav
+        var bits = 24
+        var rate = 48_000
+        var channels = 2
+    }
+
+    /// The file system as the recorder sees it (a test may replace it).
+    struct Storage: Sendable {
+        var availableBytes: @Sendable (String) -> Int64?
+        var wallClock: @Sendable () -> LocalDateTime
+
+        static let system = Storage(
+            availableBytes: { path in (try? FileSystem.space(at: path))?.availableBytes },
+            wallClock: { WallClock.local() })
+    }
+
+    let directory: String
+    private let loop: ControlLoop
+    private let host: (any RenderHost)?
+    private let settings: LiveSettings
+    private let defaults: FormatDefaults
+    private let events: EventSink
+    private let recordLED: (Bool) -> Void
+    private let storage: Storage
+
+    private var writer: RecordingWriter?
+    private var take: TakeWriter?
+    private var queue: InputQueue?
+    private var markerCount = 0
+    private var metering = false
+    private var nextMeter: Timestamp?
+    private var startedAt: Timestamp?
+    private var lastFile: String?
+    /// Buffers of this many seconds (a 20 ms buffer as Apple's recording examples use 0.5 s for files;
+    /// shorter keeps markers and the meter close to real time).
+    static let bufferSeconds = 0.05
+    static let meterInterval = Duration.milliseconds(250)
+
+    init(directory: String, loop: ControlLoop, host: (any RenderHost)?, settings: LiveSettings,
+         defaults: FormatDefaults = FormatDefaults(), events: @escaping EventSink,
+         recordLED: @escaping (Bool) -> Void = { _ in }, storage: Storage = .system) {
+        self.directory = directory
+        self.loop = loop
+        self.host = host
+        self.settings = settings
+        self.defaults = defaults
+        self.events = events
+        self.recordLED = recordLED
+        self.storage = storage
+    }
+
+    /// A capture running only to fill the pre-roll ring (no take asked for yet).
+    private var standingBy = false
+    private var shuttingDown = false
+
+    var isRecording: Bool { take != nil && !standingBy }
+
+    // MARK: - Commands
+
+    func perform(_ command: RecorderCommand) -> ConsoleReply {
+        switch command {
+        case .start(let options): return start(options)
+        case .mark(let name): return mark(name)
+        case .meter(let on): return meter(on)
+        }
+    }
+
+    func handle(_ event: RemoteControlEvent) -> Bool {
+        guard event == .toggleRecord else { return false }
+        _ = take == nil ? start(RecordOptions()) : stopRecording()
+        return true
+    }
+
+    /// The plan and file format `options` ask for, over the settings and the board's defaults.
+    func resolve(_ options: RecordOptions) throws(RecorderRefusal) -> (RecorderPlan, TakeWriter.Output) {
+        let saved = settings.value.recording
+        let name = options.container ?? saved.container ?? defaults.container.rawValue
+        guard let kind = AudioFileKind(rawValue: name.lowercased()) else {
+            throw .invalid("cannot record into '\(name)': choose wav, caf or aiff")
+        }
+        let type: AudioFileType = switch kind { case .wav: .wave; case .caf: .caf; case .aiff: .aiff }
+        let bits = options.bits ?? saved.bits ?? defaults.bits
+        let rate = options.rate ?? saved.rate ?? defaults.rate
+        let channels = options.channels ?? saved.channels ?? defaults.channels
+        guard [16, 24, 32].contains(bits) else { throw .invalid("cannot record \(bits)-bit samples: choose 16, 24 or 32") }
+        guard (1...2).contains(channels) else { throw .invalid("cannot record \(channels) channels: choose 1 or 2") }
+        guard (8_000...192_000).contains(rate) else { throw .invalid("cannot record at \(rate) Hz: choose 8000 to 192000") }
+        let format = StreamFormat.linearPCM(sampleRate: Double(rate), channels: channels, bits: bits,
+                                            isBigEndian: type == .aiff)
+        let plan = RecorderPlan(
+            sampleRate: Double(rate), bytesPerFrame: format.bytesPerPacket,
+            voxThresholdDB: options.voxThresholdDB, voxHangSeconds: saved.voxHangSeconds,
+            preRollSeconds: saved.preRollSeconds, splitSeconds: options.splitSeconds ?? saved.splitSeconds,
+            splitBytes: options.splitBytes ?? saved.splitBytes, limitSeconds: options.seconds,
+            minimumFreeBytes: saved.minimumFreeBytes)
+        let output = TakeWriter.Output(type: type, fileFormat: format, safetyTrack: options.safetyTrack ?? saved.safetyTrack,
+                                       names: RecordingNames(directory: directory, fileExtension: kind.rawValue))
+        return (plan, output)
+    }
+
+    private func start(_ options: RecordOptions) -> ConsoleReply {
+        guard take == nil || standingBy else {
+            return .error(.state, "already recording \(take?.currentFile ?? "(armed)"); stop it first")
+        }
+        guard let host else { return .error(.device, "this board has no capture device to record from") }
+        let plan: RecorderPlan
+        let output: TakeWriter.Output
+        do throws(RecorderRefusal) {
+            (plan, output) = try resolve(options)
+        } catch {
+            return .error(.usage, error.message)
+        }
+        if let take, let queue, standingBy {
+            if take.dataFormat.sampleRate == output.fileFormat.sampleRate
+                && take.dataFormat.channelsPerFrame == output.fileFormat.channelsPerFrame {
+                return trigger(take, queue: queue, plan: plan, output: output)
+            }
+            standingBy = false
+            finishCapture(rearm: false)   // another rate or width: a fresh capture, without the pre-roll
+        }
+        guard FileStatus.isWritableDirectory(directory) else {
+            return .error(.io, "the recordings directory \(directory) is missing or not writable")
+        }
+        let available = storage.availableBytes(directory) ?? .max
+        let now = loop.clock.now
+        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
+                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        let actions: [RecorderAction]
+        do throws(RecorderRefusal) {
+            actions = try take.withState { state throws(RecorderRefusal) in try state.start(plan, availableBytes: available, now: now) }
+        } catch {
+            if case .full = error { return .error(.full, error.message) }
+            return .error(.usage, error.message)
+        }
+        do {
+            try run(take, host: host)
+        } catch {
+            return .error(.device, "cannot start recording: \(error)")
+        }
+        startedAt = now
+        markerCount = 0
+        standingBy = false
+        if actions.contains(.voxArmed) { events(ApplianceEvent(.record, "vox armed")) }
+        if plan.voxThresholdDB != nil {
+            return .ok(["armed: recording starts above \(plan.voxThresholdDB!) dBFS"])
+        }
+        recordLED(true)
+        return .ok(["recording to \(directory)"])
+    }
+
+    /// Starts the pre-roll standby when the settings ask for a pre-record buffer: the input runs into the
+    /// ring so a press has the seconds before it. Called at bring-up and after each recording.
+    @discardableResult
+    func standBy() -> ConsoleReply {
+        guard settings.value.recording.preRollSeconds > 0 else { return .ok(["no pre-roll configured"]) }
+        guard take == nil else { return .error(.state, "the recorder is busy") }
+        guard let host else { return .error(.device, "this board has no capture device to record from") }
+        let plan: RecorderPlan
+        let output: TakeWriter.Output
+        do throws(RecorderRefusal) {
+            (plan, output) = try resolve(RecordOptions())
+        } catch {
+            return .error(.usage, error.message)
+        }
+        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
+                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        do throws(RecorderRefusal) {
+            try take.withState { state throws(RecorderRefusal) in try state.standBy(plan) }
+        } catch {
+            return .error(.usage, error.message)
+        }
+        do {
+            try run(take, host: host)
+        } catch {
+            return .error(.device, "cannot start the pre-roll capture: \(error)")
+        }
+        standingBy = true
+        return .ok(["pre-roll \(plan.preRollSeconds) s running"])
+    }
+
+    /// A press during standby: the take begins at the queue's current frame, with the ring before it.
+    private func trigger(_ take: TakeWriter, queue: InputQueue, plan: RecorderPlan, output: TakeWriter.Output) -> ConsoleReply {
+        let available = storage.availableBytes(directory) ?? .max
+        let now = loop.clock.now
+        let press = queue.currentTime.sampleTime
+        take.output = output
+        do throws(RecorderRefusal) {
+            _ = try take.withState { state throws(RecorderRefusal) in
+                try state.start(plan, availableBytes: available, now: now, pressFrame: press)
+            }
+        } catch {
+            if case .full = error { return .error(.full, error.message) }
+            return .error(.usage, error.message)
+        }
+        standingBy = false
+        startedAt = now
+        markerCount = 0
+        recordLED(true)
+        return .ok(["recording to \(directory) with \(plan.preRollSeconds) s of pre-roll"])
+    }
+
+    /// Delivers what the input queue has captured to the writer thread now and waits for it (the thread also
+    /// polls on its own); for tests that drive the capture period by period.
+    func deliverCaptured() { queue?.deliverCallbacks() }
+
+    private func mark(_ name: String?) -> ConsoleReply {
+        guard let take, let queue, take.phase == .recording else { return .error(.state, "not recording: nothing to mark") }
+        markerCount += 1
+        let frame = queue.currentTime.sampleTime
+        take.addMarker(at: frame, name: name ?? "marker \(markerCount)")
+        events(ApplianceEvent(.record, "marker \(markerCount) \(frame)"))
+        return .ok(["marker \(markerCount) at frame \(frame)"])
+    }
+
+    /// The input levels now: peak and RMS per channel, in dBFS.
+    func meterLine() -> String? {
+        guard let levels = queue?.levels, !levels.isEmpty else { return nil }
+        return levels.enumerated().map { index, level in
+            "ch\(index + 1) peak \(Self.db(level.peak)) rms \(Self.db(level.average))"
+        }.joined(separator: " ")
+    }
+
+    private static func db(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths <= Decibels.silenceFloor ? "-inf" : "\(tenths)"
+    }
+
+    private func meter(_ on: Bool?) -> ConsoleReply {
+        if let on {
+            metering = on
+            nextMeter = on ? loop.clock.now : nil
+            return .ok(["meter \(on ? "on" : "off")"])
+        }
+        guard let line = meterLine() else { return .error(.state, "no input is running to meter; start a recording") }
+        return .ok([line])
+    }
+
+    /// An input queue on the engine's capture, its writer thread running `take`.
+    private func run(_ take: TakeWriter, host: any RenderHost) throws(AudioQueueError) {
+        let writer = try RecordingWriter(destination: take, name: "recorder")
+        let queue = try InputQueue(format: take.dataFormat, host: host, callbackThread: writer.thread,
+                                   dither: false, metering: true, callback: writer.callback)
+        // Strong references: the take and the queue are dropped when the capture ends, which breaks the cycle.
+        queue.addRunningListener { [self, loop] _, running in
+            if !running { loop.post { self.captureStopped() } }
+        }
+        do {
+            try writer.start(queue, plan: writer.recommendedPlan(bufferDuration: Self.bufferSeconds, format: take.dataFormat))
+        } catch {
+            queue.dispose()
+            writer.thread.end()
+            throw error
+        }
+        self.writer = writer
+        self.queue = queue
+        self.take = take
+    }
+
+    // MARK: - Stop
+
+    func stopRecording() -> ConsoleReply {
+        guard let take, !standingBy else { return .error(.state, "not recording") }
+        let file = take.currentFile
+        _ = try? take.withState { state throws(RecorderRefusal) in state.stop() }
+        finishCapture()
+        return .ok(file.map { ["stopped \($0)"] } ?? ["disarmed"])
+    }
+
+    /// Ends the capture: every captured frame is written and the files finalized, on this thread.
+    private func finishCapture(rearm: Bool = true) {
+        guard let writer, let queue else { return }
+        self.writer = nil
+        self.queue = nil
+        do {
+            try writer.finish(queue)
+        } catch {
+            events(ApplianceEvent(.error, "recording: \(error)"))
+        }
+        take = nil
+        standingBy = false
+        recordLED(false)
+        nextMeter = metering ? loop.clock.now : nil
+        if rearm && !shuttingDown { standBy() }
+    }
+
+    /// The queue stopped by itself (a write failed: the disk is full).
+    private func captureStopped() {
+        guard take != nil, let writer, writer.error != nil else { return }
+        events(ApplianceEvent(.record, "disk-full"))
+        finishCapture()
+    }
+
+    private func received(_ notice: TakeNotice) {
+        switch notice {
+        case .started(let file):
+            lastFile = file
+            recordLED(true)
+            events(ApplianceEvent(.record, "started \(file)"))
+        case .split(let file):
+            lastFile = file
+            events(ApplianceEvent(.record, "split \(file)"))
+        case .stopped(let file, let seconds, _):
+            events(ApplianceEvent(.record, "stopped \(file) \(Self.seconds(seconds))"))
+        case .endCapture:
+            finishCapture()
+        case .voxArmed:
+            recordLED(false)
+            events(ApplianceEvent(.record, "vox armed"))
+        case .voxTriggered:
+            events(ApplianceEvent(.record, "vox triggered"))
+        case .failed(let message):
+            events(ApplianceEvent(.error, "recording: \(message)"))
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String { "\((value * 1000).rounded() / 1000)" }
+
+    // MARK: - Subsystem
+
+    var statusLines: [String] {
+        var lines = ["recorder: \(standingBy ? "pre-roll standby" : take?.phase.rawValue ?? "idle")"]
+        if let take, let file = take.currentFile {
+            lines.append("recording: \(file) \(Self.seconds(take.fileSeconds)) s")
+        }
+        if let available = storage.availableBytes(directory) { lines.append("free: \(available >> 20) MiB") }
+        return lines
+    }
+
+    var nextDeadline: Timestamp? {
+        let space = take.flatMap { take in (try? take.withState { state throws(RecorderRefusal) in state.nextSpaceCheck }) ?? nil }
+        switch (space, nextMeter) {
+        case let (a?, b?): return min(a, b)
+        case let (a?, nil): return a
+        case let (nil, b?): return b
+        case (nil, nil): return nil
+        }
+    }
+
+    func tick(now: Timestamp) {
+        if let take {
+            let due = (try? take.withState { state throws(RecorderRefusal) in state.nextSpaceCheck.map { $0 <= now } ?? false }) ?? false
+            if due {
+                let available = storage.availableBytes(directory) ?? .max
+                let actions = (try? take.withState { state throws(RecorderRefusal) in
+                    state.checkSpace(availableBytes: available, now: now)
+                }) ?? []
+                if actions.contains(.endCapture(.diskFull)) {
+                    events(ApplianceEvent(.record, "disk-full"))
+                    finishCapture()
+                }
+            }
+        }
+        if let next = nextMeter, next <= now {
+            nextMeter = now + Self.meterInterval
+            if let line = meterLine() { events(ApplianceEvent(.meter, line)) }
+        }
+    }
+
+    func shutdown() {
+        shuttingDown = true
+        if take != nil && !standingBy { _ = stopRecording() }
+        standingBy = false
+        finishCapture(rearm: false)
+        metering = false
+        nextMeter = nil
+    }
+}

@@ -1,0 +1,163 @@
+import Codec8_24
+import Foundation
+import HAL
+import Testing
+import TestSupport
+@testable import Queue
+@testable import appliance
+
+/// Recordings through the engine's capture, the input queue and the writer thread, read back by sox (the
+/// reference decoder) or by the container spec's own fields. Expected samples are the generator's
+/// closed-form sine (RecorderHarness.sample).
+@Suite("Recording service", .serialized)
+struct RecordingServiceTests {
+    static let take = "2026-11-24_19-45-03"
+
+    @Test func aTimedRecordingHoldsExactlyTheGeneratorsSamples() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        let reply = harness.service.perform(.start(RecordOptions(seconds: 1)))
+        #expect(reply.outcome == .ok)
+        #expect(harness.service.isRecording)
+        // 1 s at 48 kHz = 48,000 frames = 100 periods of 480; a few more show nothing beyond the limit is kept.
+        try harness.periods(103)
+        harness.settle()
+        #expect(!harness.service.isRecording)
+        #expect(harness.files == ["\(Self.take).wav"])
+        // sox reads 48,000 stereo frames equal to the generator's frames 0..<48,000.
+        let samples = try soxSamples(harness.file("\(Self.take).wav"))
+        #expect(samples.count == 96_000)
+        #expect(samples == expectedSamples(0..<48_000))
+        // The header says WAV, 24-bit, 48 kHz, stereo (the board default the issue names).
+        let info = try Subprocess.check("/usr/bin/soxi", [harness.file("\(Self.take).wav")])
+        let text = String(decoding: info, as: UTF8.self)
+        #expect(text.contains("Sample Rate    : 48000") && text.contains("Channels       : 2") && text.contains("Precision      : 24-bit"))
+        #expect(harness.eventLines == ["EVENT record started \(Self.take)", "EVENT record stopped \(Self.take) 1.0"])
+        #expect(harness.led.withLock { $0 } == [true, true, false])
+    }
+
+    @Test func theSafetyTrackIsTheSameFramesTwelveDecibelsLower() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.5, safetyTrack: true))).outcome == .ok)
+        try harness.periods(52)
+        harness.settle()
+        #expect(harness.files == ["\(Self.take)-safety.wav", "\(Self.take).wav"])
+        let main = try soxSamples(harness.file("\(Self.take).wav"))
+        let safety = try soxSamples(harness.file("\(Self.take)-safety.wav"))
+        #expect(main.count == 48_000 && safety.count == 48_000)
+        // -12 dB is a factor of 10^(-12/20) = 0.2512 (the decibel's definition); within 1 LSB of 24 bits.
+        let factor = pow(10.0, -12.0 / 20.0)
+        var worst = 0.0
+        for (m, s) in zip(main, safety) {
+            worst = max(worst, abs(Double(s >> 8) - Double(m >> 8) * factor))
+        }
+        #expect(worst <= 1.0, "worst difference \(worst) LSB")
+    }
+
+    @Test func preRollHoldsTheSecondsBeforeThePress() throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.1   // 4,800 frames
+        let harness = try RecorderHarness(settings: settings)
+        defer { harness.removeDirectory() }
+        #expect(harness.service.standBy().outcome == .ok)
+        #expect(!harness.service.isRecording)
+        try harness.periods(50)     // 24,000 frames before the press
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.2))).outcome == .ok)
+        try harness.periods(25)
+        harness.settle()
+        // The file: the 4,800 frames before the press (19,200..<24,000), then 0.2 s = 9,600 after it.
+        let samples = try soxSamples(harness.file("\(Self.take).wav"))
+        #expect(samples.count == 2 * (4_800 + 9_600))
+        #expect(samples == expectedSamples(19_200..<33_600))
+        // Back in standby for the next press.
+        #expect(harness.service.statusLines.first == "recorder: pre-roll standby")
+        harness.service.shutdown()
+    }
+
+    @Test func markersLandAtTheFrameOfThePress() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.mark(nil)).outcome == .error(.state, "not recording: nothing to mark"))
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        try harness.periods(25)                                   // 12,000 frames
+        #expect(harness.service.perform(.mark("verse")).outcome == .ok)
+        try harness.periods(10)                                   // 16,800
+        #expect(harness.service.perform(.mark(nil)).outcome == .ok)
+        try harness.periods(5)
+        #expect(harness.service.stopRecording().outcome == .ok)
+        harness.settle()
+        let path = harness.file("\(Self.take).wav")
+        let file = try AudioFile.open(path: path)
+        #expect(file.markers.map(\.framePosition) == [12_000, 16_800])
+        #expect(file.markers.map(\.name) == ["verse", "marker 2"])
+        // The RIFF 'cue ' chunk itself (Multimedia Programming Interface and Data Specifications 1.0,
+        // "Cue-Points Chunk"): a count, then 24-byte points whose dwSampleOffset (bytes 20..<24) is the frame.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cue = try #require(bytes.indices.dropLast(4).first { bytes[$0..<($0 + 4)] == Array("cue ".utf8)[...] })
+        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) } }
+        #expect(u32(cue + 8) == 2)
+        #expect([u32(cue + 12 + 20), u32(cue + 12 + 24 + 20)] == [12_000, 16_800])
+        #expect(harness.eventLines.contains("EVENT record marker 1 12000"))
+        // sox still reads every frame: 40 periods.
+        #expect(try soxSamples(path).count == 2 * 40 * 480)
+    }
+
+    @Test func splitFilesConcatenateToTheUninterruptedSignal() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        // 1 s split every 0.25 s: four files of 12,000 frames, named in the same second with -2, -3, -4.
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 1, splitSeconds: 0.25))).outcome == .ok)
+        try harness.periods(101)
+        harness.settle()
+        let names = [Self.take, "\(Self.take)-2", "\(Self.take)-3", "\(Self.take)-4"]
+        #expect(Set(harness.files) == Set(names.map { "\($0).wav" }))
+        var joined: [Int32] = []
+        for name in names {
+            let samples = try soxSamples(harness.file("\(name).wav"))
+            #expect(samples.count == 24_000)
+            joined += samples
+        }
+        #expect(joined == expectedSamples(0..<48_000), "no frame lost or doubled across the splits")
+        #expect(harness.eventLines.filter { $0.hasPrefix("EVENT record split") }.count == 3)
+    }
+
+    @Test func voiceActivationStartsAtTheVoiceWithThePreRoll() throws {
+        // Silence for 0.5 s, then the sine: the take starts in the first loud period, with 0.1 s before it.
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.1
+        settings.recording.voxHangSeconds = 0.2
+        let harness = try RecorderHarness(settings: settings) { n, c in n < 24_000 ? 0 : RecorderHarness.sample(n, c) }
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(voxThresholdDB: -20))).outcome == .ok)
+        try harness.periods(60)
+        #expect(harness.eventLines.prefix(3) == ["EVENT record vox armed", "EVENT record vox triggered",
+                                                 "EVENT record started \(Self.take)"])
+        #expect(harness.service.stopRecording().outcome == .ok)
+        harness.settle()
+        let samples = try soxSamples(harness.file("\(Self.take).wav"))
+        // Frames 19,200..<28,800: 4,800 of pre-roll (silence) and the 10 loud periods from 24,000.
+        #expect(samples == [Int32](repeating: 0, count: 2 * 4_800) + expectedSamples(24_000..<28_800))
+    }
+
+    @Test func startIsRefusedBelowTheFreeSpaceThresholdAndARecordingStopsWhenSpaceRunsOut() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        harness.fakeFree.withLock { $0 = 10 << 20 }    // 10 MiB, below the default 64 MiB
+        let refused = harness.service.perform(.start(RecordOptions()))
+        guard case .error(.full, _) = refused.outcome else { Issue.record("\(refused)"); return }
+        #expect(harness.files.isEmpty)
+        harness.fakeFree.withLock { $0 = 100 << 20 }
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        try harness.periods(50)
+        harness.fakeFree.withLock { $0 = 60 << 20 }
+        // The check is due 1 s after the start (RecorderState.spaceCheckInterval).
+        harness.clock.advance(by: .seconds(1))
+        harness.service.tick(now: harness.clock.now)
+        harness.settle()
+        #expect(!harness.service.isRecording)
+        #expect(harness.eventLines.contains("EVENT record disk-full"))
+        // Finalized: sox reads all 50 periods.
+        #expect(try soxSamples(harness.file("\(Self.take).wav")).count == 2 * 50 * 480)
+    }
+}
