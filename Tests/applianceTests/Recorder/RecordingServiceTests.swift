@@ -161,3 +161,43 @@ struct RecordingServiceTests {
         #expect(try soxSamples(harness.file("\(Self.take).wav")).count == 2 * 50 * 480)
     }
 }
+
+/// `meter`, `meter on` and the record button.
+@Suite("Recording service meter and button", .serialized)
+struct RecordingMeterTests {
+    @Test func meterReadsTheSinesPeakAndRMSAndStreamsFourTimesASecond() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.meter(nil)).outcome == .error(.state, "no input is running to meter; start a recording"))
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        try harness.periods(50)
+        // A sine of amplitude 0.5: peak 20·log10(0.5) = -6.0 dBFS, RMS 0.5/√2 = -9.0 dBFS (closed form; the
+        // generator's phase offset does not change either over whole cycles).
+        let reply = harness.service.perform(.meter(nil))
+        #expect(reply.lines == ["ch1 peak -6.0 rms -9.0 ch2 peak -6.0 rms -9.0"])
+        // meter on: an EVENT meter line at once and every 250 ms after (ticks driven by the manual clock).
+        #expect(harness.service.perform(.meter(true)).outcome == .ok)
+        for _ in 0..<8 {
+            if let due = harness.service.nextDeadline, due <= harness.clock.now { harness.service.tick(now: harness.clock.now) }
+            harness.clock.advance(by: .milliseconds(125))
+        }
+        // 1 s of ticks at 125 ms: due at 0, 250, 500, 750 ms: four lines.
+        #expect(harness.eventLines.filter { $0.hasPrefix("EVENT meter ") }.count == 4)
+        #expect(harness.service.perform(.meter(false)).outcome == .ok)
+        _ = harness.service.stopRecording()
+    }
+
+    @Test func theRecordButtonStartsAndStops() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.handle(.toggleRecord))
+        #expect(harness.service.isRecording)
+        try harness.periods(10)
+        #expect(harness.service.handle(.toggleRecord))
+        harness.settle()
+        #expect(!harness.service.isRecording)
+        #expect(try soxSamples(harness.file("\(RecordingServiceTests.take).wav")) == expectedSamples(0..<4_800))
+        #expect(!harness.service.handle(.togglePlayPause), "not the recorder's")
+        #expect(harness.service.stopRecording().outcome == .error(.state, "not recording"))
+    }
+}
