@@ -103,6 +103,23 @@ struct RecordingServiceTests {
         #expect(try soxSamples(path).count == 2 * 40 * 480)
     }
 
+    /// CAF 'mark' and AIFF 'MARK' chunks as AudioFile writes them, read back: the same frames as in WAV.
+    @Test(arguments: ["caf", "aiff"])
+    func markersLandAtTheFrameOfThePressInEveryContainer(container: String) throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(container: container, seconds: 0.2))).outcome == .ok)
+        try harness.periods(7)                                    // 3,360 frames
+        #expect(harness.service.perform(.mark("take 1")).outcome == .ok)
+        try harness.periods(15)
+        harness.settle()
+        let path = harness.file("\(Self.take).\(container)")
+        let file = try AudioFile.open(path: path)
+        #expect(file.markers.map(\.framePosition) == [3_360])
+        #expect(file.frameCount == 9_600)
+        #expect(try soxSamples(path) == expectedSamples(0..<9_600))
+    }
+
     @Test func splitFilesConcatenateToTheUninterruptedSignal() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
