@@ -294,10 +294,12 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         if rearm && !shuttingDown { standBy() }
     }
 
-    /// The queue stopped by itself (a write failed: the disk is full).
+    /// The queue stopped by itself: a write failed. When the disk is (nearly) full that is the reason
+    /// (`EVENT record disk-full`); any failure is reported as an error event when the files are finalized.
     private func captureStopped() {
         guard take != nil, let writer, writer.error != nil else { return }
-        events(ApplianceEvent(.record, "disk-full"))
+        let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
+        if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
         finishCapture()
     }
 
@@ -319,8 +321,6 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             events(ApplianceEvent(.record, "vox armed"))
         case .voxTriggered:
             events(ApplianceEvent(.record, "vox triggered"))
-        case .failed(let message):
-            events(ApplianceEvent(.error, "recording: \(message)"))
         }
     }
 
