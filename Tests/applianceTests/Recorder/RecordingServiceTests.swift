@@ -33,7 +33,8 @@ struct RecordingServiceTests {
         let text = String(decoding: info, as: UTF8.self)
         #expect(text.contains("Sample Rate    : 48000") && text.contains("Channels       : 2") && text.contains("Precision      : 24-bit"))
         #expect(harness.eventLines == ["EVENT record started \(Self.take)", "EVENT record stopped \(Self.take) 1.0"])
-        #expect(harness.led.withLock { $0 } == [true, true, false])
+        // The record LED: on for the take, off after it (told only when it changes).
+        #expect(harness.led.withLock { $0 } == [true, false])
     }
 
     @Test func theSafetyTrackIsTheSameFramesTwelveDecibelsLower() throws {
@@ -204,8 +205,12 @@ struct RecordingMeterTests {
         _ = harness.service.stopRecording()
     }
 
-    @Test func theRecordButtonStartsAndStops() throws {
-        let harness = try RecorderHarness()
+    @Test(arguments: [0.0, 0.1])
+    func theRecordButtonStartsAndStops(preRollSeconds: Double) throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = preRollSeconds
+        let harness = try RecorderHarness(settings: settings)
+        if preRollSeconds > 0 { harness.service.standBy() }
         defer { harness.removeDirectory() }
         #expect(harness.service.handle(.toggleRecord))
         #expect(harness.service.isRecording)
@@ -213,7 +218,10 @@ struct RecordingMeterTests {
         #expect(harness.service.handle(.toggleRecord))
         harness.settle()
         #expect(!harness.service.isRecording)
+        // No pre-roll: the 10 periods after the press; with 0.1 s of standby before the press, the press
+        // came at frame 0 with an empty ring: the same frames.
         #expect(try soxSamples(harness.file("\(RecordingServiceTests.take).wav")) == expectedSamples(0..<4_800))
+        harness.service.shutdown()
         #expect(!harness.service.handle(.togglePlayPause), "not the recorder's")
         #expect(harness.service.stopRecording().outcome == .error(.state, "not recording"))
     }
