@@ -78,6 +78,7 @@ extension BoardConfig {
     public var gpioLines: [Int] {
         var lines = [jack.gpioLine?.line, microphone.gpioLine?.line, amplifier?.line].compactMap { $0 }
         lines += buttons.map(\.input.line)
+        lines += encoders.flatMap { [$0.lineA, $0.lineB] }
         for led in leds { if case .gpio(let line, _) = led.kind { lines.append(line) } }
         return lines
     }

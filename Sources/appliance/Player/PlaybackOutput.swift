@@ -50,6 +50,9 @@ final class PlaybackOutput {
     /// The file heard now (its frames are the position).
     var audible: Item
     var audibleFrame: Int64
+    /// The device-timeline frame at which `audibleFrame` was reached (the last played buffer's end), while
+    /// the queue plays on from there; nil after a seek or a pause until the next buffer is played.
+    var audibleDeviceFrame: Int64?
     /// The file being read into buffers (nil once the data has ended).
     var feeding: Item?
     var generation = 0
@@ -78,6 +81,22 @@ final class PlaybackOutput {
 
     func buffer(_ id: ObjectIdentifier) -> AudioQueueBuffer? { allocated.first { ObjectIdentifier($0) == id } }
 
-    /// Seconds into the audible file.
-    var position: Double { Double(audibleFrame) / format.sampleRate }
+    /// Pausing: the position stays where the device got to, not at the end of the last whole buffer played.
+    func freeze(timeline: DeviceTimeline, engineRate: Int) {
+        audibleFrame = Int64((position(timeline: timeline, engineRate: engineRate, playing: true) * format.sampleRate).rounded())
+        audibleDeviceFrame = nil
+    }
+
+    /// Seconds into the audible file: the end of the last buffer played, plus what the device has played
+    /// since (when `playing`), at most the next buffer of the same file.
+    func position(timeline: DeviceTimeline, engineRate: Int, playing: Bool) -> Double {
+        var frame = audibleFrame
+        if playing, let since = audibleDeviceFrame, let next = stretches.first, next.item === audible,
+           next.generation == generation {
+            let deviceFrames = max(0, timeline.playedFrames - 1 - since)
+            let fileFrames = Int64((Double(deviceFrames) * format.sampleRate / Double(max(1, engineRate))).rounded(.down))
+            frame += min(fileFrames, next.frames)
+        }
+        return Double(frame) / format.sampleRate
+    }
 }

@@ -43,7 +43,9 @@ final class PlaybackService: PlayerControl {
     var isPlaying: Bool { state.transport == .playing }
 
     /// Seconds into the current file, as far as it has been played out.
-    var position: Double { output?.position ?? 0 }
+    var position: Double {
+        output?.position(timeline: host.timeline, engineRate: host.outputRate, playing: state.transport == .playing) ?? 0
+    }
     var duration: Double? { output?.audible.audio.duration }
 
     var statusLines: [String] {
@@ -207,8 +209,10 @@ final class PlaybackService: PlayerControl {
         case .open(let track, let file, let from, let paused):
             try open(track: track, file: file, from: from, paused: paused)
         case .pause:
+            output?.freeze(timeline: host.timeline, engineRate: host.outputRate)
             _ = try? output?.queue.pause()
         case .resume:
+            output?.audibleDeviceFrame = nil
             _ = try? output?.queue.start()
         case .stop:
             output?.queue.dispose()
@@ -285,6 +289,7 @@ final class PlaybackService: PlayerControl {
         item.feed.seek(toPacket: packet)
         output.feeding = item
         output.flushed = false
+        output.audibleDeviceFrame = nil
         output.audibleFrame = item.feed.nextPacket * Int64(output.format.framesPerPacket)
         try refill(output)
         endIfPlayedOut(output)
@@ -363,12 +368,18 @@ final class PlaybackService: PlayerControl {
             let stretch = output.stretches.removeFirst()
             if stretch.generation == output.generation {
                 // Normally caught below when the previous file's last buffer was heard; this is the late case.
-                if stretch.item !== output.audible { crossBoundary(into: stretch.item, at: stretch.firstFrame, output) }
+                if stretch.item !== output.audible {
+                    crossBoundary(into: stretch.item, at: stretch.firstFrame, device: nil, output)
+                }
                 guard self.output === output else { return }
-                output.audibleFrame = stretch.firstFrame + stretch.frames
+                // A pause froze the position where the device got to; buffers heard before it do not go back.
+                if stretch.firstFrame + stretch.frames >= output.audibleFrame {
+                    output.audibleFrame = stretch.firstFrame + stretch.frames
+                    output.audibleDeviceFrame = state.transport == .playing ? event.lastFrame : nil
+                }
                 if let following = output.stretches.first, following.generation == output.generation,
                    following.item !== output.audible {
-                    crossBoundary(into: following.item, at: following.firstFrame, output)
+                    crossBoundary(into: following.item, at: following.firstFrame, device: event.lastFrame, output)
                 }
             }
         }
@@ -377,9 +388,10 @@ final class PlaybackService: PlayerControl {
 
     /// The last buffer of a file has been heard and the file queued gaplessly behind it is next: the state
     /// learns that the track ended.
-    private func crossBoundary(into item: PlaybackOutput.Item, at frame: Int64, _ output: PlaybackOutput) {
+    private func crossBoundary(into item: PlaybackOutput.Item, at frame: Int64, device: Int64?, _ output: PlaybackOutput) {
         output.audible = item
         output.audibleFrame = frame
+        output.audibleDeviceFrame = device
         output.arrived = item
         defer { output.arrived = nil }
         var next = state

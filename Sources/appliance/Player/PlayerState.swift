@@ -1,3 +1,4 @@
+import Codec8_24
 import HAL
 
 /// The player's transport and playlist as a pure value: commands and the end of a track go in with the time
@@ -9,7 +10,7 @@ import HAL
 /// next still moves on), repeat all wraps around, off stops after the last track. Previous restarts the
 /// track when more than 3 s have played, as an iPod and Rockbox do. Files longer than 10 minutes remember
 /// where they were left (pause, stop, leaving for another track); a file that plays to its end forgets.
-struct PlayerState: Hashable, Sendable {
+struct PlayerState: Sendable {
     enum Transport: String, Hashable, Sendable {
         case stopped, playing, paused
     }
@@ -41,14 +42,14 @@ struct PlayerState: Hashable, Sendable {
         var direction: Double
         var next: Timestamp
     }
-    private var random: SeededShuffle
+    private var random: NoiseGenerator
 
     init(repeatMode: RepeatMode = .off, shuffle: Bool = false, positions: [String: Double] = [:], seed: UInt64,
          now: Timestamp) {
         self.repeatMode = repeatMode
         self.shuffle = shuffle
         self.positions = positions
-        random = SeededShuffle(seed: seed)
+        random = NoiseGenerator(seed: seed)
         since = now
     }
 
@@ -66,7 +67,7 @@ struct PlayerState: Hashable, Sendable {
         guard playlist.indices.contains(start) else { return [] }
         var actions = leave(at: position)
         self.playlist = playlist
-        order = shuffle ? random.order(count: playlist.count, first: start) : Array(playlist.indices)
+        order = shuffle ? ShuffleOrder.round(count: playlist.count, first: start, using: &random) : Array(playlist.indices)
         orderPosition = order.firstIndex(of: start) ?? 0
         scanning = nil
         actions += enter(.playing, now: now)
@@ -126,14 +127,7 @@ struct PlayerState: Hashable, Sendable {
     mutating func next(position: Double, now: Timestamp) throws(PlayerError) -> [PlayerAction] {
         try requireActive("next")
         let actions = leave(at: position)
-        if orderPosition + 1 < order.count {
-            orderPosition += 1
-        } else if repeatMode == .all {
-            startNewRound()
-        } else {
-            orderPosition = 0
-            return actions + [.stop] + enter(.stopped, now: now)
-        }
+        guard advance() else { return actions + [.stop] + enter(.stopped, now: now) }
         return actions + openCurrent(from: positions[playlist[order[orderPosition]]] ?? 0,
                                      paused: transport == .paused, announce: true)
     }
@@ -171,7 +165,7 @@ struct PlayerState: Hashable, Sendable {
         shuffle = on
         guard !playlist.isEmpty else { return }
         let now = current
-        order = on ? random.order(count: playlist.count, first: now) : Array(playlist.indices)
+        order = on ? ShuffleOrder.round(count: playlist.count, first: now, using: &random) : Array(playlist.indices)
         orderPosition = now.flatMap { order.firstIndex(of: $0) } ?? 0
     }
 
@@ -206,14 +200,7 @@ struct PlayerState: Hashable, Sendable {
         if repeatMode == .one {
             return actions + openCurrent(from: 0, paused: false, announce: true)
         }
-        if orderPosition + 1 < order.count {
-            orderPosition += 1
-        } else if repeatMode == .all {
-            startNewRound()
-        } else {
-            orderPosition = 0
-            return actions + enter(.stopped, now: now)
-        }
+        guard advance() else { return actions + enter(.stopped, now: now) }
         return actions + openCurrent(from: positions[playlist[order[orderPosition]]] ?? 0, paused: false, announce: true)
     }
 
@@ -255,10 +242,24 @@ struct PlayerState: Hashable, Sendable {
         return [.remember(file: file, seconds: seconds)]
     }
 
+    /// Moves to the next track in play order, into a new round with repeat all; false (back at the first
+    /// track) when the playlist has ended.
+    private mutating func advance() -> Bool {
+        if orderPosition + 1 < order.count {
+            orderPosition += 1
+        } else if repeatMode == .all {
+            startNewRound()
+        } else {
+            orderPosition = 0
+            return false
+        }
+        return true
+    }
+
     private mutating func startNewRound() {
         if shuffle {
             let last = current
-            order = random.order(count: playlist.count, first: nil)
+            order = ShuffleOrder.round(count: playlist.count, first: nil, using: &random)
             // The round's first track is not the one that just ended, so nothing plays twice in a row.
             if order.count > 1, order[0] == last { order.swapAt(0, 1) }
         }

@@ -31,7 +31,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private let settings: LiveSettings
     private let defaults: FormatDefaults
     private let events: EventSink
-    private let recordLED: (Bool) -> Void
+    private let setRecordLED: (Bool) -> Void
+    private var recordLEDOn = false
     private let storage: Storage
 
     private var writer: RecordingWriter?
@@ -56,7 +57,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         self.settings = settings
         self.defaults = defaults
         self.events = events
-        self.recordLED = recordLED
+        setRecordLED = recordLED
         self.storage = storage
     }
 
@@ -78,7 +79,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
 
     func handle(_ event: RemoteControlEvent) -> Bool {
         guard event == .toggleRecord else { return false }
-        _ = take == nil ? start(RecordOptions()) : stopRecording()
+        _ = isRecording ? stopRecording() : start(RecordOptions())
         return true
     }
 
@@ -294,10 +295,12 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         if rearm && !shuttingDown { standBy() }
     }
 
-    /// The queue stopped by itself (a write failed: the disk is full).
+    /// The queue stopped by itself: a write failed. When the disk is (nearly) full that is the reason
+    /// (`EVENT record disk-full`); any failure is reported as an error event when the files are finalized.
     private func captureStopped() {
         guard take != nil, let writer, writer.error != nil else { return }
-        events(ApplianceEvent(.record, "disk-full"))
+        let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
+        if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
         finishCapture()
     }
 
@@ -319,9 +322,14 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             events(ApplianceEvent(.record, "vox armed"))
         case .voxTriggered:
             events(ApplianceEvent(.record, "vox triggered"))
-        case .failed(let message):
-            events(ApplianceEvent(.error, "recording: \(message)"))
         }
+    }
+
+    /// The record LED follows the take: on while a file is being written (or about to be), off otherwise.
+    private func recordLED(_ on: Bool) {
+        guard on != recordLEDOn else { return }
+        recordLEDOn = on
+        setRecordLED(on)
     }
 
     private static func seconds(_ value: Double) -> String { "\((value * 1000).rounded() / 1000)" }

@@ -12,8 +12,6 @@ enum TakeNotice: Sendable, Hashable {
     case endCapture(RecordingEndReason)
     case voxArmed
     case voxTriggered
-    /// A file could not be opened or finished.
-    case failed(String)
 }
 
 /// The recording's destination on the writer thread: the input queue delivers 32-bit frames, which this

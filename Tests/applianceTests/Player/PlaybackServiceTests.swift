@@ -149,7 +149,15 @@ struct PlaybackServiceTests {
             #expect(Array(out[start...]) == Array(reference[(2 * (24000 + 480))..<(2 * (24000 + 480 + frames))]),
                     "and continues sample for sample")
         }
-        #expect(abs(player.service.position - (0.5 + 40 * 256 / 48000.0)) < PlaybackService.bufferSeconds + 0.01)
+        // The position follows the device frame by frame, not whole buffers: the file frame now at the
+        // device. In manual mode the device has played what was rendered before the last period
+        // (RenderEngine.renderManually: `didPlay(through:)` the period's first frame), so 40 periods of 256
+        // frames less one, counted from where frame 24480 came out.
+        if let start = found.first {
+            let played = 40 * 256 - 256
+            let expected = Double(24000 + 480 + played - start / 2) / 48000
+            #expect(abs(player.service.position - expected) <= 1.0 / 48000, "\(player.service.position) vs \(expected)")
+        }
         // Clamped: past the end is the end (2 s).
         #expect(player.perform(.seek(.absolute(seconds: 99))).outcome == .ok)
         _ = try player.render(periods: 20)
@@ -157,7 +165,8 @@ struct PlaybackServiceTests {
         #expect(player.perform(.seek(.absolute(seconds: 1))).outcome == .error(.state, "nothing is playing; 'seek' needs a track playing or paused"))
     }
 
-    /// Pause fades out and holds (silence, position kept), resume fades back in: no step anywhere bigger
+    /// Pause fades out and holds (silence, position kept), resume fades back in, stop fades out and lets go:
+    /// no step anywhere bigger
     /// than the sine's own steepest step plus one fade step. Closed form: a sine of amplitude A at f Hz
     /// sampled at fs changes by at most A·2π·f/fs a sample (0.708·2π·440/48000 = 0.0408 for -3 dBFS);
     /// a linear 5 ms fade (240 frames) adds at most A/240 = 0.003. A cut from the peak would jump by 0.708.
@@ -179,12 +188,17 @@ struct PlaybackServiceTests {
         #expect(player.perform(.resume).outcome == .ok)
         out += try player.render(periods: 30)
         #expect(player.service.position > held)
+        #expect(player.service.stopPlayback().outcome == .ok)
+        let stoppedOut = try player.render(periods: 10)
+        out += stoppedOut
+        #expect(stoppedOut.suffix(2 * 256 * 8).allSatisfy { $0 == .zero }, "stop fades out to silence")
         let left = stride(from: 0, to: out.count, by: 2).map { out[$0].doubleValue }
         let steepest = zip(left, left.dropFirst()).map { abs($1 - $0) }.max()!
         #expect(steepest < 0.0408 + 0.003 + 0.0001, "largest step \(steepest)")
         #expect(player.events == ["EVENT transport playing a.wav", "EVENT transport track 1/1 a.wav",
-                                  "EVENT transport paused a.wav", "EVENT transport playing a.wav"])
-        #expect(player.service.statusLines.first == "player: playing")
+                                  "EVENT transport paused a.wav", "EVENT transport playing a.wav",
+                                  "EVENT transport stopped"])
+        #expect(player.service.statusLines.first == "player: stopped")
     }
 
     // MARK: End of playlist

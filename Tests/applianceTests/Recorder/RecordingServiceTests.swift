@@ -33,7 +33,8 @@ struct RecordingServiceTests {
         let text = String(decoding: info, as: UTF8.self)
         #expect(text.contains("Sample Rate    : 48000") && text.contains("Channels       : 2") && text.contains("Precision      : 24-bit"))
         #expect(harness.eventLines == ["EVENT record started \(Self.take)", "EVENT record stopped \(Self.take) 1.0"])
-        #expect(harness.led.withLock { $0 } == [true, true, false])
+        // The record LED: on for the take, off after it (told only when it changes).
+        #expect(harness.led.withLock { $0 } == [true, false])
     }
 
     @Test func theSafetyTrackIsTheSameFramesTwelveDecibelsLower() throws {
@@ -103,6 +104,23 @@ struct RecordingServiceTests {
         #expect(try soxSamples(path).count == 2 * 40 * 480)
     }
 
+    /// CAF 'mark' and AIFF 'MARK' chunks as AudioFile writes them, read back: the same frames as in WAV.
+    @Test(arguments: ["caf", "aiff"])
+    func markersLandAtTheFrameOfThePressInEveryContainer(container: String) throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(container: container, seconds: 0.2))).outcome == .ok)
+        try harness.periods(7)                                    // 3,360 frames
+        #expect(harness.service.perform(.mark("take 1")).outcome == .ok)
+        try harness.periods(15)
+        harness.settle()
+        let path = harness.file("\(Self.take).\(container)")
+        let file = try AudioFile.open(path: path)
+        #expect(file.markers.map(\.framePosition) == [3_360])
+        #expect(file.frameCount == 9_600)
+        #expect(try soxSamples(path) == expectedSamples(0..<9_600))
+    }
+
     @Test func splitFilesConcatenateToTheUninterruptedSignal() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
@@ -159,5 +177,52 @@ struct RecordingServiceTests {
         #expect(harness.eventLines.contains("EVENT record disk-full"))
         // Finalized: sox reads all 50 periods.
         #expect(try soxSamples(harness.file("\(Self.take).wav")).count == 2 * 50 * 480)
+    }
+}
+
+/// `meter`, `meter on` and the record button.
+@Suite("Recording service meter and button", .serialized)
+struct RecordingMeterTests {
+    @Test func meterReadsTheSinesPeakAndRMSAndStreamsFourTimesASecond() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.meter(nil)).outcome == .error(.state, "no input is running to meter; start a recording"))
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        try harness.periods(50)
+        // A sine of amplitude 0.5: peak 20·log10(0.5) = -6.0 dBFS, RMS 0.5/√2 = -9.0 dBFS (closed form; the
+        // generator's phase offset does not change either over whole cycles).
+        let reply = harness.service.perform(.meter(nil))
+        #expect(reply.lines == ["ch1 peak -6.0 rms -9.0 ch2 peak -6.0 rms -9.0"])
+        // meter on: an EVENT meter line at once and every 250 ms after (ticks driven by the manual clock).
+        #expect(harness.service.perform(.meter(true)).outcome == .ok)
+        for _ in 0..<8 {
+            if let due = harness.service.nextDeadline, due <= harness.clock.now { harness.service.tick(now: harness.clock.now) }
+            harness.clock.advance(by: .milliseconds(125))
+        }
+        // 1 s of ticks at 125 ms: due at 0, 250, 500, 750 ms: four lines.
+        #expect(harness.eventLines.filter { $0.hasPrefix("EVENT meter ") }.count == 4)
+        #expect(harness.service.perform(.meter(false)).outcome == .ok)
+        _ = harness.service.stopRecording()
+    }
+
+    @Test(arguments: [0.0, 0.1])
+    func theRecordButtonStartsAndStops(preRollSeconds: Double) throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = preRollSeconds
+        let harness = try RecorderHarness(settings: settings)
+        if preRollSeconds > 0 { harness.service.standBy() }
+        defer { harness.removeDirectory() }
+        #expect(harness.service.handle(.toggleRecord))
+        #expect(harness.service.isRecording)
+        try harness.periods(10)
+        #expect(harness.service.handle(.toggleRecord))
+        harness.settle()
+        #expect(!harness.service.isRecording)
+        // No pre-roll: the 10 periods after the press; with 0.1 s of standby before the press, the press
+        // came at frame 0 with an empty ring: the same frames.
+        #expect(try soxSamples(harness.file("\(RecordingServiceTests.take).wav")) == expectedSamples(0..<4_800))
+        harness.service.shutdown()
+        #expect(!harness.service.handle(.togglePlayPause), "not the recorder's")
+        #expect(harness.service.stopRecording().outcome == .error(.state, "not recording"))
     }
 }
