@@ -28,12 +28,6 @@ func sox(_ arguments: [String]) throws -> Data {
     try Subprocess.check("/usr/bin/sox", arguments)
 }
 
-/// sox's own decoding of a file: signed 32-bit little-endian samples, interleaved.
-func soxSamples(_ path: String) throws -> [Int32] {
-    let data = try sox([path, "-t", "s32", "-e", "signed-integer", "-L", "-"])
-    return data.withUnsafeBytes { raw in
-        stride(from: 0, to: raw.count - 3, by: 4).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: Int32.self)) }
-    }
-}
+// sox's own decoding of a file: `soxSamples(_:)` in Recorder/RecorderHarness.swift (one copy for the target).
 
 let soxAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
