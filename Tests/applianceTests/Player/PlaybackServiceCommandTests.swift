@@ -1,6 +1,7 @@
 import Foundation
 import HAL
 import Queue
+import TestSupport
 import Testing
 @testable import appliance
 
