@@ -12,6 +12,7 @@ import Testing
         private let events = Mutex<[ApplianceEvent]>([])
         func record(_ event: ApplianceEvent) { events.withLock { $0.append(event) } }
         func contains(_ event: ApplianceEvent) -> Bool { events.withLock { $0.contains(event) } }
+        var all: [ApplianceEvent] { events.withLock { $0 } }
     }
 
     final class Rig {
@@ -65,6 +66,16 @@ import Testing
         #expect(rig.daemon.dispatch(.jack(.unplugged)) == .ok())
         #expect(rig.turn { rig.events.contains(ApplianceEvent(.jack, "unplugged")) })
         #expect(rig.daemon.dispatch(.status).lines.contains("jack: unplugged"))
+    }
+
+    /// `button remote double`: the simulated press, with tact-switch bounce, goes through the real debouncer
+    /// and gesture decoder; a headset remote's double click means next track (Apple's headset remote
+    /// semantics, shared/reference/core-audio-iphone-2008.md), reported as `EVENT button`.
+    @Test func aSimulatedDoubleClickIsDecodedAsNextTrack() throws {
+        let rig = try Rig()
+        #expect(rig.daemon.dispatch(.button(name: "remote", gesture: .double)) == .ok())
+        #expect(rig.turn { rig.events.contains(ApplianceEvent(.button, "remote double click nextTrack")) }, "\(rig.events.all)")
+        #expect(rig.daemon.dispatch(.button(name: "nope", gesture: .click)).finalLine.hasPrefix("ERR not-found "))
     }
 
     /// `selftest`: the WM8960 twin's registers equal what the driver cached after power-up, and a tone comes

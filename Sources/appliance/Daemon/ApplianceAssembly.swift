@@ -81,8 +81,25 @@ final class ApplianceAssembly {
             events(ApplianceEvent(.jack, "\(event.state)"))
             audio?.jackChanged(event)
         }
+        let buttons: ButtonInput
+        do {
+            buttons = try ButtonInput(config: config, gpio: assembled.gpio, loop: loop) { [weak player, weak recorder, weak audio] action in
+                ApplianceAssembly.route(action, player: player, recorder: recorder, audio: audio, events: events)
+            }
+        } catch {
+            throw .device("buttons: \(error)")
+        }
+        board.pressButton = { name, gesture throws(DaemonError) in
+            do throws(ButtonInputError) { try buttons.simulate(button: name, gesture: gesture) } catch {
+                switch error.consoleCode {
+                case .notFound: throw .notFound("\(error)")
+                case .denied: throw .denied("\(error)")
+                default: throw .device("\(error)")
+                }
+            }
+        }
         startedAt = loop.clock.now
-        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board])
+        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons])
         board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
         if assembled.pcms.loopback != nil {
             board.signalCheck = { [unowned self] in
@@ -94,6 +111,30 @@ final class ApplianceAssembly {
         }
         for line in audio.restore() { log.info(line) }
         do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+    }
+
+    /// A button action, on the loop: remote events to the recorder (record button), the player (transport)
+    /// or the volume, whichever takes it; the shift chord's marker; encoder detents as volume steps.
+    static func route(_ action: ButtonAction, player: (any PlayerControl)?, recorder: (any RecorderControl)?,
+                      audio: (any AudioControl)?, events: EventSink) {
+        switch action {
+        case .remote(let event, let gesture):
+            events(ApplianceEvent(.button, "\(gesture.button) \(gesture.gesture) \(event)"))
+            if recorder?.handle(event) == true || player?.handle(event) == true { return }
+            _ = audio?.handle(event)
+        case .chord(let chord, let gesture):
+            events(ApplianceEvent(.button, "shift+\(gesture.button) \(gesture.gesture) \(chord)"))
+            switch chord {
+            case .marker: _ = recorder?.perform(.mark(nil))
+            }
+        case .encoder(let name, let role, let steps, _):
+            events(ApplianceEvent(.button, "\(name) \(steps > 0 ? "+" : "")\(steps)"))
+            switch role {
+            case .volume: audio?.nudgeVolume(steps: steps)
+            }
+        case .gesture(let gesture):
+            events(ApplianceEvent(.button, "\(gesture.button) \(gesture.gesture)"))
+        }
     }
 
     /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline.
