@@ -24,7 +24,7 @@ public final class Terminal: @unchecked Sendable {
     public init(opening path: String, baud: Int) throws(TerminalError) {
         guard let speed = Self.speed(baud) else { throw .unsupportedBaud(baud, supported: Self.supportedBauds) }
         let raw: Int32
-        do {
+        do throws(SystemError) {
             raw = try retrying("open", path) { Syscalls.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC, 0) }
         } catch {
             throw .open(error)

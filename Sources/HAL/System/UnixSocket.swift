@@ -94,12 +94,7 @@ public final class UnixSocket: @unchecked Sendable {
     /// Reads what is there, up to `limit` bytes (blocks if nothing is: poll first); empty at the end (the
     /// peer closed).
     public func receive(limit: Int = 4096) throws(SystemError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: limit)
-        let count = try retrying("read", path.isEmpty ? "socket" : path) {
-            bytes.withUnsafeMutableBytes { Syscalls.read(descriptor, $0.baseAddress, $0.count) }
-        }
-        bytes.removeLast(limit - count)
-        return bytes
+        try StreamDescriptor(descriptor, name: path.isEmpty ? "socket" : path).read(limit: limit)
     }
 
     /// Writes all of `bytes`; a peer that went away is an `EPIPE` error (never a signal), one that stops

@@ -25,7 +25,7 @@ struct CtlCommand: ParsableCommand {
         guard !line.contains("\n"), !line.contains("\r") else { fail(1, "the command must be one line") }
         let path = socket ?? ControlSocket.path
         let connection: UnixSocket
-        do {
+        do throws(UnixSocketError) {
             connection = try UnixSocket.connect(path: path)
         } catch .noListener {
             fail(2, "no appliance is running (no socket at \(path))")
@@ -52,7 +52,7 @@ struct CtlCommand: ParsableCommand {
 
     /// Sends `line` and reads up to the final line.
     static func exchange(_ line: String, over connection: UnixSocket, timeoutMilliseconds: Int32) -> Exchange {
-        do {
+        do throws(SystemError) {
             try connection.send(Array((line + "\n").utf8))
         } catch {
             return .failed("cannot send to the appliance: \(error.reason)")
@@ -64,7 +64,7 @@ struct CtlCommand: ParsableCommand {
             do { ready = try connection.waitForInput(timeoutMilliseconds: timeoutMilliseconds) } catch { ready = false }
             guard ready else { return .failed("no answer from the appliance within \(timeoutMilliseconds / 1000) s") }
             let bytes: [UInt8]
-            do { bytes = try connection.receive() } catch { return .failed("cannot read the answer: \(error.reason)") }
+            do throws(SystemError) { bytes = try connection.receive() } catch { return .failed("cannot read the answer: \(error.reason)") }
             guard !bytes.isEmpty else { return .failed("the appliance closed the connection before answering") }
             for piece in splitter.feed(bytes) {
                 guard case .line(var raw) = piece else { continue }

@@ -63,6 +63,24 @@ struct LineEditingConsoleTests {
         #expect(rig.server.connections.isEmpty)
     }
 
+    @Test func aSerialConsoleIsSetUpAndEdited() throws {
+        let rig = try ConsoleTestRig()
+        let pty = try PseudoTerminalPair()
+        // The pty's device stands in for /dev/ttyAMA0: opened by path, set to 115200 8N1, then edited.
+        let connection = try rig.server.attachSerial(path: pty.devicePath, baud: 115200)
+        #expect(connection.isEdited)
+        #expect(connection.name == pty.devicePath)
+        _ = try pty.read(until: "appliance> ", timeout: .seconds(5))
+        try pty.type("jack in headset\r")
+        #expect(rig.turn { rig.dispatched == [.jack(.headset)] })
+        #expect(try pty.read(until: "OK", timeout: .seconds(5)).hasSuffix("OK"))
+        #expect(throws: TerminalError.notATerminal(path: "/dev/null")) {
+            try rig.server.attachSerial(path: "/dev/null", baud: 115200)
+        }
+        rig.server.close()
+        #expect(rig.server.connections.isEmpty)
+    }
+
     @Test func aHungUpTerminalEndsTheConsole() throws {
         let rig = try ConsoleTestRig()
         var pty: PseudoTerminalPair? = try PseudoTerminalPair()
