@@ -30,7 +30,7 @@ readonly SUITE=trixie
 readonly SWIFT_VERSION=6.0.3                   # Debian's swiftlang; the arm64 runtime must match it exactly
 readonly ENV_PACKAGES="swiftlang,libc6-dev,libstdc++-14-dev,pkgconf,ca-certificates,git,binutils-aarch64-linux-gnu"
 #                      (binutils-aarch64-linux-gnu only for aarch64-linux-gnu-strip)
-readonly SYSROOT_PACKAGES="libc6-dev,libstdc++-14-dev,libasound2-dev,libgpiod-dev,libi2c-dev"
+readonly SYSROOT_PACKAGES="libc6-dev,libstdc++-14-dev,libasound2-dev,libgpiod-dev,libi2c-dev,libedit-dev"
 readonly RUNTIME_PACKAGES="swiftlang libswiftlang"   # arm64; only their usr/libexec/swift/lib is kept
 readonly TRIPLE=aarch64-unknown-linux-gnu
 readonly SDK_ID=debian-trixie-aarch64            # the name `swift build --swift-sdk` takes
@@ -256,18 +256,6 @@ need_qemu() {
 # Runs an aarch64 program under qemu-user with the sysroot as its root for libraries (no binfmt needed).
 qemu() { QEMU_LD_PREFIX=$sysroot qemu-aarch64-static "$@"; }
 
-# A QEMU_LD_PREFIX for the tests: links to the sysroot's usr, lib, etc, bin and sbin, but no dev/. qemu-user
-# looks every path up under the prefix first, so with the sysroot itself a pty test opens the sysroot's
-# dev/ptmx (a plain file) and gets ENODEV (shared/reference/toolchain-notes.md); without dev/ it reaches the host's.
-test_prefix() {
-    local prefix=$out/qemu-prefix entry
-    rm -rf "$prefix"; mkdir -p "$prefix"
-    for entry in usr lib lib64 etc bin sbin; do
-        [[ -e $sysroot/$entry || -L $sysroot/$entry ]] && ln -s "$sysroot/$entry" "$prefix/$entry"
-    done
-    echo "$prefix"
-}
-
 human_size() { numfmt --to=iec --suffix=B --format='%.1f' "$(stat -c %s "$1")"; }
 
 # `build`: the release binary twice, with the Swift runtime linked statically and dynamically, stripped copies
@@ -316,7 +304,12 @@ test_arm() {
     [[ -f ${bundles[0]} ]] || die "no test bundle (*PackageTests.xctest) in .build-arm/tests/$config: has the package test targets?"
     local bundle=${bundles[0]} log=$out/tests/arm-test.log
     local timeout=${ARM_TEST_TIMEOUT:-1800} st_status=0 xc_status=0
-    local prefix; prefix=$(test_prefix)
+
+    # The tests' library prefix: the sysroot without its dev/ (qemu-user would open the sysroot's empty
+    # dev/ptmx and get ENODEV; the pty tests need the host's /dev).
+    local prefix=$cache/ld-prefix
+    rm -rf "$prefix"; mkdir -p "$prefix"
+    for entry in "$sysroot"/*; do [[ $(basename "$entry") == dev ]] || ln -s "$entry" "$prefix/"; done
 
     stage "Swift Testing on aarch64 under qemu-aarch64-static ($(basename "$bundle"))"
     # SwiftPM's generated runner picks the library from this argument; `swift test` does the same.
