@@ -97,6 +97,7 @@ struct RunCommand: ParsableCommand {
         }
         var parts = assembly.parts
         parts.stopAudio = { assembly.stop() }
+        parts.help = { ConsoleHelp.reply(for: $0) }
         let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: store, log: log)
         let bound = LoopBound(daemon)
         fanout.sink = { event in loop.post { bound.value?.broadcast(event) } }
@@ -113,19 +114,34 @@ struct RunCommand: ParsableCommand {
             if count > 0 { daemon.broadcast(ApplianceEvent(.xrun, "\(count)")) }
         })
         daemon.installTimers()
-        startConsole(daemon: daemon, paths: paths)
+        let server = try startConsole(daemon: daemon, paths: paths, loop: loop)
         daemon.ready()
         loop.run()
         daemon.shutdown()
+        server.close()
         withExtendedLifetime(lock) {}
     }
 }
 
 extension RunCommand {
-    /// The console: stdin/stdout or `--console DEV`, and the control socket (the console part's
-    /// ConsoleServer). Until it is part of the build, the appliance runs headless: signals stop it.
-    func startConsole(daemon: ApplianceDaemon, paths: DaemonPaths) {
-        for line in daemon.notices { StandardStream.output.write(line + "\n") }
+    /// The console: stdin/stdout (libedit on a terminal, plain lines otherwise) or `--console DEV`, and the
+    /// control socket for `appliance ctl`. The end of standard input (a script that ran out, ^D) shuts the
+    /// appliance down; a serial console that hangs up does not (the socket still serves).
+    func startConsole(daemon: ApplianceDaemon, paths: DaemonPaths, loop: ControlLoop) throws -> ConsoleServer {
+        let server = ConsoleServer(loop: loop) { command, connection in
+            daemon.dispatch(command) { on in connection.eventsEnabled = on }
+        }
+        daemon.broadcast = { event in server.broadcast(event) }
+        if let device = console {
+            do { try server.attachSerial(path: device, baud: baud) } catch { throw RunError("console \(device): \(error)") }
+            server.onConsoleEnd = { _ in daemon.log.warning("console \(device) hung up; the control socket still serves") }
+        } else {
+            for line in daemon.notices { StandardStream.output.write(line + "\n") }
+            server.attachStandardStreams()
+            server.onConsoleEnd = { _ in daemon.requestShutdown(reason: "end of console input") }
+        }
+        do { try server.listen(path: paths.socket) } catch { throw RunError("control socket \(paths.socket): \(error)") }
+        return server
     }
 }
 
