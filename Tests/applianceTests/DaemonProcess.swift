@@ -19,7 +19,9 @@ final class DaemonProcess {
     /// `EVENT` lines seen so far.
     var events: [String] = []
 
-    init(arguments: [String], stateDirectory: String? = nil, environment: [String: String] = [:]) throws {
+    /// `terminal`: a pty device descriptor to be the console (standard input and output) instead of the pipe.
+    init(arguments: [String], stateDirectory: String? = nil, environment: [String: String] = [:],
+         terminal: Int32? = nil) throws {
         guard let binary = ApplianceBinary.url else { throw ApplianceBinary.LocateError() }
         let base = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
         self.stateDirectory = stateDirectory ?? base + "/state"
@@ -48,8 +50,13 @@ final class DaemonProcess {
         env["NOTIFY_SOCKET"] = notifyPath
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.standardInput = input
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        if let terminal {
+            process.standardInput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+            process.standardOutput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        } else {
+            process.standardInput = input
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         try process.run()
     }
