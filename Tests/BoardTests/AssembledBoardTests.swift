@@ -205,6 +205,21 @@ struct AssembledBoardTests {
         }
     }
 
+    /// `board` on the console: what came up, and its state now.
+    @Test func theReportSaysWhatCameUpAndItsState() throws {
+        let (board, _) = try simulatedBoard()
+        #expect(board.reportLines.contains("jack: unplugged"))
+        #expect(board.reportLines.contains("amplifier: off (enable on GPIO22 active-high)"))
+        #expect(board.reportLines.contains("pcm: playback simulated, capture simulated"))
+        try board.simulateJack(.headphones)
+        board.gpio.simulated?.advance(by: .milliseconds(400))
+        try board.tick()
+        try board.amplifier?.set(on: true)
+        #expect(board.reportLines.contains("jack: headphones"))
+        #expect(board.reportLines.contains("amplifier: on (enable on GPIO22 active-high)"))
+        #expect(board.reportLines.contains("led status: gpio GPIO26 active-high, off"))
+    }
+
     /// The pump: edges keep the times they were scheduled at, however late the loop pumps.
     @Test func thePumpDeliversScheduledEdgesAtTheirOwnTimes() throws {
         let system = ManualClock(start: .zero + .seconds(50))       // stands in for the system clock
