@@ -181,27 +181,31 @@ struct AssembledBoardTests {
         }
     }
 
-    /// A real board on a machine without its hardware: one message naming the device and what to check.
-    @Test func aMissingGPIOChipOrI2CBusIsOneClearMessage() throws {
+    /// A real board on a machine without its hardware: one message naming the device and what to check. The
+    /// codec's bus is opened first: the kernel's message for it, with what to enable; then the GPIO chip.
+    @Test func aMissingI2CBusOrGPIOChipIsOneClearMessage() throws {
         let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/waveshare-wm8960.yaml")
-        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }     // a machine with GPIO: nothing to show
-        do {
-            _ = try AssembledBoard(config: config)
-            Issue.record("assembly should fail without GPIO chips")
-        } catch {
-            let text = "\(error)"
-            #expect(text.contains("GPIO chip") && text.contains("pinctrl-bcm2711") && text.contains("No GPIO chips found"), "\(text)")
+        if !FileManager.default.fileExists(atPath: "/dev/i2c-1") {
+            do {
+                _ = try AssembledBoard(config: config)
+                Issue.record("assembly should fail without /dev/i2c-1")
+            } catch {
+                #expect("\(error)".hasPrefix("codec on /dev/i2c-1 address 0x1a: cannot open /dev/i2c-1") &&
+                        "\(error)".contains("dtparam=i2c_arm=on"), "\(error)")
+            }
         }
-        guard !FileManager.default.fileExists(atPath: "/dev/i2c-1") else { return }
         var namedChip = config
-        namedChip.gpioChip = .chip(.label(SimulatedBoard.gpioChipLabel))
-        do {
-            _ = try AssembledBoard(config: namedChip, options: BoardAssemblyOptions(simulated: false))
-            Issue.record("assembly should fail")
-        } catch {
-            // The codec's bus is opened first: the kernel's message for it, with what to enable.
-            #expect("\(error)".hasPrefix("codec on /dev/i2c-1 address 0x1a: cannot open /dev/i2c-1") &&
-                    "\(error)".contains("dtparam=i2c_arm=on"), "\(error)")
+        namedChip.gpioChip = .chip(.label("gpio-hat"))
+        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }   // a machine with GPIO chips
+        for board in [config, namedChip] {
+            do {
+                _ = try BoardGPIO(config: board, simulated: false, timing: .realTime)
+                Issue.record("no GPIO chip should be found")
+            } catch {
+                let text = "\(error)"
+                let named = board.gpioChip.isHeader ? "pinctrl-bcm2711" : "label 'gpio-hat' not found"
+                #expect(text.hasPrefix("the GPIO chip (") && text.contains(named) && text.contains("No GPIO chips found"), "\(text)")
+            }
         }
     }
 

@@ -45,10 +45,10 @@ public final class AssembledBoard {
         self.config = config
         let simulated = options.simulated ?? config.isSimulated
         isSimulated = simulated
-        let gpio = try BoardGPIO(config: config, simulated: simulated, timing: options.timing)
-        self.gpio = gpio
         let codec = try Self.codec(config, simulated: simulated)
         self.codec = codec
+        let gpio = try BoardGPIO(config: config, simulated: simulated, timing: options.timing)
+        self.gpio = gpio
         let pcmClock: any MonotonicClock
         switch options.timing {
         case .realTime: pcmClock = SystemClock.shared
