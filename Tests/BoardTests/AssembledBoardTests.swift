@@ -29,10 +29,16 @@ struct AssembledBoardTests {
         #expect(board.pcms.isSimulated)
         #expect(board.jack?.state == .unplugged)
         #expect(board.amplifier?.isOn == false)
+        // Powered up on the board file's route and level (speaker, default-db -20), references on.
         try board.powerUp(sampleRate: 48_000)
         let state = try #require(board.codec.model?.describeState(streamRate: 48_000))
-        #expect(!state.isEmpty)
+        #expect(state.contains("speaker: powered at -20.0 dB") && state.contains("DAC: powered") && state.contains("VREF on"),
+                "\(state)")
+        try board.amplifier?.set(on: true)
         try board.powerDown()
+        let off = try #require(board.codec.model?.describeState(streamRate: nil))
+        #expect(off.contains("speaker: off") && off.contains("DAC: off") && off.contains("VREF off"), "\(off)")
+        #expect(board.amplifier?.isOn == false)       // the amplifier goes off first
     }
 
     /// The board file's jack: switch on line 4 (50 ms debounce), microphone on line 5 (the 50 ms default). A
