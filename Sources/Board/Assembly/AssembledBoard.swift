@@ -82,7 +82,6 @@ public final class AssembledBoard {
     /// The codec: its twin (on a clock that skips the recipes' waits, so a simulated power-up costs no
     /// time), or the chip on /dev/i2c-N.
     private static func codec(_ config: BoardConfig, simulated: Bool) throws(BoardDeviceError) -> BoardCodec {
-        let device = "/dev/i2c-\(config.codec.bus) address \(BoardFieldReader.hex(config.codec.address))"
         do {
             return simulated
                 ? try BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
@@ -90,8 +89,13 @@ public final class AssembledBoard {
                 : try BoardCodec.hardware(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
                                           clock: SystemClock.shared)
         } catch {
-            throw .codec(device: device, "\(error)")
+            throw .codec(device: codecDevice(config), "\(error)")
         }
+    }
+
+    /// How errors name the codec: `/dev/i2c-1 address 0x1a`.
+    static func codecDevice(_ config: BoardConfig) -> String {
+        "/dev/i2c-\(config.codec.bus) address \(BoardFieldReader.hex(config.codec.address))"
     }
 
     /// Where jack events go (set it before `tick`ing; events before that are dropped, `jack.state` has the
@@ -128,7 +132,7 @@ public final class AssembledBoard {
         }
     }
 
-    private var codecDevice: String { "/dev/i2c-\(config.codec.bus) address \(BoardFieldReader.hex(config.codec.address))" }
+    private var codecDevice: String { Self.codecDevice(config) }
 
     // MARK: time
 
