@@ -215,6 +215,21 @@ struct AssembledBoardTests {
         }
     }
 
+    /// A real board's file on a laptop: every device on its twin, the lines on a simulated header chip.
+    @Test(arguments: ["respeaker-2mic", "waveshare-wm8960", "iqaudio-dacplus"])
+    func aRealBoardsFileRunsOnTwinsWhenAsked(name: String) throws {
+        let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/\(name).yaml")
+        let board = try AssembledBoard(config: config, options: BoardAssemblyOptions(timing: .manual(ManualClock()), simulated: true))
+        #expect(board.isSimulated && board.codec.model != nil && board.pcms.isSimulated)
+        #expect(board.pcms.captureName == config.pcm.capture.map { _ in "simulated" })
+        #expect(board.gpio.chip == .label("pinctrl-bcm2711"))
+        try board.powerUp()
+        if let amplifier = config.amplifier {
+            try board.amplifier?.set(on: true)
+            #expect(try board.gpio.pinLevel(amplifier.line) == (AmplifierLine.asserted(on: true, amplifier.control) == (amplifier.active == .high)))
+        }
+    }
+
     /// `board` on the console: what came up, and its state now.
     @Test func theReportSaysWhatCameUpAndItsState() throws {
         let (board, _) = try simulatedBoard()
