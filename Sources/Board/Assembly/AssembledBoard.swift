@@ -24,6 +24,10 @@ public struct BoardAssemblyOptions: Sendable {
 /// when needed), the jack detector, the amplifier line and the LEDs. Nothing here decides anything: the
 /// daemon's subsystems tell it what to do.
 ///
+/// Wiring, in the daemon: `board.onJackEvent { event in loop.post { ... } }`, a loop timer on `nextDeadline`
+/// that calls `tick()` (it also keeps the simulated board's clock at real time), `powerUp(sampleRate:)`,
+/// `amplifier?.set(on:)` from the route policy, `pcms.openPlayback(_:)` / `openCapture(_:)` for the queues.
+///
 /// Threading: made and used on the control loop's thread. The jack detector's events arrive on whichever
 /// thread settles them (the loop's, when it calls `tick`); hop onto the loop there.
 public final class AssembledBoard {
