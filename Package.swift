@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "CGPIOD", path: "Sources/HAL/C/CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "CI2C", path: "Sources/HAL/C/CI2C", linkerSettings: [.linkedLibrary("i2c")]),
         .target(name: "CSignalFD", path: "Sources/HAL/C/CSignalFD"),
-        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C", "CSignalFD"], exclude: ["C"]),
+        // libedit (BSD licence) for the console's line editing; never GNU readline (GPL).
+        .target(name: "CEdit", path: "Sources/HAL/C/CEdit", linkerSettings: [.linkedLibrary("edit")]),
+        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C", "CSignalFD", "CEdit"], exclude: ["C"]),
         .target(name: "Board", dependencies: ["HAL"]),
         .target(name: "Queue", dependencies: ["HAL", "Codec8_24"]),
         .executableTarget(

@@ -15,7 +15,7 @@ fi
 # C libraries the HAL links (headers and .so), checked by package rather than by command.
 declare -a libs=()
 if [[ $want == host || $want == all ]]; then
-    libs=(libasound2-dev libgpiod-dev libi2c-dev)
+    libs=(libasound2-dev libgpiod-dev libi2c-dev libedit-dev)   # libedit: the console's line editing (BSD)
 fi
 if [[ $want == arm || $want == all ]]; then
     need[mmdebstrap]=mmdebstrap              # builds the trixie cross environment and arm64 sysroot

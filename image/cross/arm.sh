@@ -30,7 +30,7 @@ readonly SUITE=trixie
 readonly SWIFT_VERSION=6.0.3                   # Debian's swiftlang; the arm64 runtime must match it exactly
 readonly ENV_PACKAGES="swiftlang,libc6-dev,libstdc++-14-dev,pkgconf,ca-certificates,git,binutils-aarch64-linux-gnu"
 #                      (binutils-aarch64-linux-gnu only for aarch64-linux-gnu-strip)
-readonly SYSROOT_PACKAGES="libc6-dev,libstdc++-14-dev,libasound2-dev,libgpiod-dev,libi2c-dev"
+readonly SYSROOT_PACKAGES="libc6-dev,libstdc++-14-dev,libasound2-dev,libgpiod-dev,libi2c-dev,libedit-dev"
 readonly RUNTIME_PACKAGES="swiftlang libswiftlang"   # arm64; only their usr/libexec/swift/lib is kept
 readonly TRIPLE=aarch64-unknown-linux-gnu
 readonly SDK_ID=debian-trixie-aarch64            # the name `swift build --swift-sdk` takes
@@ -305,13 +305,19 @@ test_arm() {
     local bundle=${bundles[0]} log=$out/tests/arm-test.log
     local timeout=${ARM_TEST_TIMEOUT:-1800} st_status=0 xc_status=0
 
+    # The tests' library prefix: the sysroot without its dev/ (qemu-user would open the sysroot's empty
+    # dev/ptmx and get ENODEV; the pty tests need the host's /dev).
+    local prefix=$cache/ld-prefix
+    rm -rf "$prefix"; mkdir -p "$prefix"
+    for entry in "$sysroot"/*; do [[ $(basename "$entry") == dev ]] || ln -s "$entry" "$prefix/"; done
+
     stage "Swift Testing on aarch64 under qemu-aarch64-static ($(basename "$bundle"))"
     # SwiftPM's generated runner picks the library from this argument; `swift test` does the same.
     # Tests that start the appliance binary as a child need qemu for it too (no binfmt registration here).
-    timeout "$timeout" env QEMU_LD_PREFIX="$sysroot" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
+    timeout "$timeout" env QEMU_LD_PREFIX="$prefix" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
         APPLIANCE_SOURCE_ROOT="$repo" qemu-aarch64-static "$bundle" --testing-library swift-testing ${ARM_TEST_ARGS:-} 2>&1 | tee "$log.swift-testing" || st_status=$?
     stage "XCTest on aarch64 under qemu-aarch64-static"
-    timeout "$timeout" env QEMU_LD_PREFIX="$sysroot" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
+    timeout "$timeout" env QEMU_LD_PREFIX="$prefix" APPLIANCE_LAUNCHER="$(command -v qemu-aarch64-static)" \
         APPLIANCE_SOURCE_ROOT="$repo" qemu-aarch64-static "$bundle" > "$log.xctest" 2>&1 || xc_status=$?
 
     # Count: Swift Testing's closing line "Test run with N tests passed/failed ..."; its failed tests are the

@@ -3,9 +3,9 @@
 /// The work is bounded by the candidates, not by the word: a word whose length differs from a candidate's by
 /// more than the limit is that many edits away at least, so it is skipped before any table is built (fuzzing fed
 /// a 256 KiB key, and a table per candidate of the key's length took 620 MB).
-enum NearMatch {
+public enum NearMatch {
     /// The closest of `candidates` within an edit distance of 2 (1 for words of up to 4 letters), if any.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = word.count <= 4 ? 1 : 2
         let longest = candidates.map(\.count).max() ?? 0
         guard word.count <= longest + limit else { return nil }

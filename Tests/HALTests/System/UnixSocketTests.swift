@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Testing
+@testable import HAL
+
+/// Unix-domain stream sockets against the kernel (unix(7)): paths under a temporary directory.
+struct UnixSocketTests {
+    private func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "unix-socket-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func aClientAndTheAcceptedConnectionExchangeBytesAndSeeTheEnd() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/control.sock"
+        let listener = try UnixSocket.listen(path: path)
+        #expect(try listener.accept() == nil)   // non-blocking: nobody yet
+        let client = try UnixSocket.connect(path: path)
+        #expect(try listener.waitForInput(timeoutMilliseconds: 5_000))
+        let server = try #require(try listener.accept())
+        try client.send(Array("vol 40\n".utf8))
+        #expect(try server.waitForInput(timeoutMilliseconds: 5_000))
+        #expect(try server.receive() == Array("vol 40\n".utf8))
+        try server.send(Array("OK\n".utf8))
+        #expect(try client.waitForInput(timeoutMilliseconds: 5_000))
+        #expect(try client.receive() == Array("OK\n".utf8))
+        client.close()
+        // read(2) returns 0 at the end of a stream whose peer closed (unix(7), read(2)).
+        #expect(try server.receive() == [])
+        // Writing to it fails with EPIPE (MSG_NOSIGNAL: no SIGPIPE, or this test process would be gone).
+        var failure: SystemError?
+        do { try server.send(Array("late\n".utf8)); try server.send(Array("late\n".utf8)) } catch { failure = error }
+        #expect(failure?.errno == .brokenPipe)
+        listener.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func aStaleSocketIsReplacedALiveOneRefusedAndOtherFilesLeftAlone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/control.sock"
+        // A socket file whose process died: bound, never unlinked, its descriptor closed.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(stale)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(throws: UnixSocketError.noListener(path: path)) { try UnixSocket.connect(path: path) }
+        let listener = try UnixSocket.listen(path: path)
+        #expect(throws: UnixSocketError.inUse(path: path)) { try UnixSocket.listen(path: path) }
+        _ = try UnixSocket.connect(path: path)
+        listener.close()
+
+        let file = directory + "/not-a-socket"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("keep".utf8)))
+        #expect(throws: UnixSocketError.notASocket(path: file)) { try UnixSocket.listen(path: file) }
+        #expect(FileManager.default.contents(atPath: file) == Data("keep".utf8))
+        #expect(throws: UnixSocketError.noListener(path: directory + "/missing.sock")) {
+            try UnixSocket.connect(path: directory + "/missing.sock")
+        }
+        // sun_path holds 108 bytes with the terminating NUL (unix(7)).
+        let long = "/tmp/" + String(repeating: "x", count: 110)
+        #expect(throws: UnixSocketError.pathTooLong(path: long)) { try UnixSocket.listen(path: long) }
+    }
+
+    @Test func aPairIsConnected() throws {
+        let (a, b) = try UnixSocket.pair()
+        try a.send([1, 2, 3])
+        #expect(try b.receive() == [1, 2, 3])
+    }
+}
