@@ -226,3 +226,40 @@ struct RecordingMeterTests {
         #expect(harness.service.stopRecording().outcome == .error(.state, "not recording"))
     }
 }
+
+/// Bad requests get one ERR with the reason and change nothing.
+@Suite("Recording service refusals", .serialized)
+struct RecordingRefusalTests {
+    @Test func wrongFormatsAndWrongStatesAreRefusedWithAReason() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        let service = harness.service
+        #expect(service.perform(.start(RecordOptions(container: "mp3"))).outcome
+                == .error(.usage, "cannot record into 'mp3': choose wav, caf or aiff"))
+        #expect(service.perform(.start(RecordOptions(bits: 12))).outcome
+                == .error(.usage, "cannot record 12-bit samples: choose 16, 24 or 32"))
+        #expect(service.perform(.start(RecordOptions(channels: 6))).outcome
+                == .error(.usage, "cannot record 6 channels: choose 1 or 2"))
+        #expect(service.perform(.start(RecordOptions(seconds: -1))).outcome
+                == .error(.usage, "--seconds must be more than 0, not -1.0"))
+        #expect(service.stopRecording().outcome == .error(.state, "not recording"))
+        #expect(harness.files.isEmpty && !service.isRecording)
+        #expect(service.perform(.start(RecordOptions())).outcome == .ok)
+        #expect(service.statusLines.first == "recorder: recording")
+        // The writer gets whole 50 ms buffers (RecordingService.bufferSeconds): 2,400 frames = 5 periods.
+        try harness.periods(5)
+        let again = service.perform(.start(RecordOptions()))
+        #expect(again.outcome == .error(.state, "already recording; stop it first"))
+        #expect(service.statusLines.prefix(2) == ["recorder: recording", "recording: \(RecordingServiceTests.take) 0.05 s"])
+        _ = service.stopRecording()
+        harness.settle()
+        #expect(harness.files == ["\(RecordingServiceTests.take).wav"])
+    }
+
+    @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
+        let harness = try RecorderHarness()
+        harness.removeDirectory()
+        let reply = harness.service.perform(.start(RecordOptions()))
+        #expect(reply.outcome == .error(.io, "the recordings directory \(harness.directory) is missing or not writable"))
+    }
+}
