@@ -99,6 +99,10 @@ struct RecordingServiceTests {
         func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) } }
         #expect(u32(cue + 8) == 2)
         #expect([u32(cue + 12 + 20), u32(cue + 12 + 24 + 20)] == [12_000, 16_800])
+        // ffprobe (FFmpeg's WAV demuxer turns cue points into chapters, start in 1/48000 s) agrees.
+        let chapters = try Subprocess.check("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "chapter=start",
+                                                                  "-of", "csv=p=0", path])
+        #expect(String(decoding: chapters, as: UTF8.self).split(separator: "\n") == ["12000", "16800"])
         #expect(harness.eventLines.contains("EVENT record marker 1 12000"))
         // sox still reads every frame: 40 periods.
         #expect(try soxSamples(path).count == 2 * 40 * 480)
