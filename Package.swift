@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "CALSA", path: "Sources/HAL/C/CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CGPIOD", path: "Sources/HAL/C/CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "CI2C", path: "Sources/HAL/C/CI2C", linkerSettings: [.linkedLibrary("i2c")]),
-        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C"], exclude: ["C"]),
+        .target(name: "CSignalFD", path: "Sources/HAL/C/CSignalFD"),
+        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C", "CSignalFD"], exclude: ["C"]),
         .target(name: "Board", dependencies: ["HAL"]),
         .target(name: "Queue", dependencies: ["HAL", "Codec8_24"]),
         .executableTarget(
@@ -38,12 +39,14 @@ let package = Package(
             ]
         ),
         // Helpers the test targets share (running reference tools and the appliance binary).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PseudoTerminal"], path: "Tests/TestSupport"),
+        // Test-only: posix_openpt and friends, which Glibc's Swift module does not export (for pty tests).
+        .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         // Test-only: counts allocations, locks and system calls per thread around a render call (interposes
         // malloc and friends in the test executable), to prove the real-time rules.
         .target(name: "RealtimeProbe", path: "Tests/RealtimeProbe", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
-        .testTarget(name: "HALTests", dependencies: ["HAL"]),
+        .testTarget(name: "HALTests", dependencies: ["HAL", "TestSupport"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "HAL", "TestSupport", "RealtimeProbe"], exclude: ["Fixtures"]),
         .testTarget(name: "applianceTests", dependencies: ["appliance", "HAL", "TestSupport"]),

@@ -1,19 +1,24 @@
 import ArgumentParser
 import HAL
 
-/// The appliance's command line: the daemon and console come later; today it shows the DSP at work.
+/// The appliance's command line: `run` is the recorder/player itself; the others are one-shot tools.
 @main
 struct Appliance: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "appliance",
         abstract: "Firmware for headless audio appliances on Raspberry Pi-class boards with an I2S codec HAT.",
         subcommands: [EQCommand.self, InfoCommand.self, ConvertCommand.self, RenderCommand.self, BoardCommand.self,
-                      CodecCommand.self, HALCommand.self, SoundsCommand.self, PlayCommand.self]
+                      CodecCommand.self, HALCommand.self, SoundsCommand.self, PlayCommand.self, RunCommand.self,
+                      ButtonsCommand.self]
     )
 
     /// Runs the command; a mistake gets one line on stderr (what is wrong, and where to look) and a non-zero
     /// exit status. `--help` still prints the full help.
     static func main() {
+        if let refusal = DaemonGuard.refusal(for: Array(CommandLine.arguments.dropFirst())) {
+            writeToStandardError("appliance: \(refusal)\n")
+            CurrentProcess.exit(1)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

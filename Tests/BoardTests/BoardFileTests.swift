@@ -26,7 +26,9 @@ struct BoardFileTests {
         #expect(board.codec.chip == .wm8960)
         #expect(board.pcm == PCMNames(playback: "simulated", capture: "simulated"))
         #expect(board.gpioChip == .chip(.label("simulated")))
-        #expect(board.buttons.map(\.role) == [.remote, .volumeUp, .volumeDown, .record])
+        #expect(board.buttons.map(\.role) == [.remote, .volumeUp, .volumeDown, .record, .custom])
+        #expect(board.shift == "shift" && board.holdAction == .seek)
+        #expect(board.encoders == [EncoderConfig(name: "volume", lineA: 6, lineB: 13, active: .low, bias: .pullUp, role: .volume)])
     }
 
     @Test func respeakerFactsAndDefaults() throws {
@@ -86,6 +88,49 @@ struct BoardFileTests {
         #expect(board.readableDescription.contains("volume        max -3.5 dB, default -23.5 dB"))
     }
 
+    @Test func gestureTimingsHoldShiftAndEncodersAreRead() throws {
+        let text = """
+        name: recorder
+        description: a field recorder with a knob
+        codec:
+          chip: wm8960
+          address: 0x1a
+          mclk: 12288000
+        pcm:
+          playback: default
+          capture: default
+        buttons:
+          - name: go
+            line: 17
+            role: remote
+            multi-click-ms: 250
+            hold-ms: 800
+            repeat-ms: 100
+          - name: fn
+            line: 16
+        hold: record
+        shift: fn
+        encoders:
+          - name: knob
+            line-a: 5
+            line-b: 6
+            active: high
+        volume:
+          max-db: 0
+        """
+        let board = try BoardConfig.parse(text, file: "recorder.yaml")
+        #expect(board.buttons[0] == ButtonConfig(name: "go", input: GPIOInputLine(line: 17, active: .low, bias: .pullUp,
+                                                                                  debounceMilliseconds: 20),
+                                                 role: .remote, multiClickMilliseconds: 250, holdMilliseconds: 800,
+                                                 repeatMilliseconds: 100))
+        #expect(board.buttons[1].multiClickMilliseconds == 300 && board.buttons[1].holdMilliseconds == 400
+                && board.buttons[1].repeatMilliseconds == 50)      // Android's ViewConfiguration defaults
+        #expect(board.holdAction == .record && board.shift == "fn")
+        #expect(board.encoders == [EncoderConfig(name: "knob", lineA: 5, lineB: 6, active: .high, bias: .pullDown, role: .volume)])
+        #expect(board.readableDescription.contains("encoder       knob: volume, A GPIO5 B GPIO6 active-high, bias pull-down"))
+        #expect(board.readableDescription.contains("  gestures    multi-click 250 ms, hold 800 ms, repeat 100 ms"))
+    }
+
     /// Fixture name -> every error the check reports, exactly.
     static let broken: [String: [String]] = [
         "address-out-of-range": [":5: codec.address: 0x80 is not a 7-bit I2C address (0x08...0x77)"],
@@ -133,6 +178,18 @@ struct BoardFileTests {
             ":13: jack.debounce-ms: 2000 is out of range (0...1000)",
         ],
         "duplicate-key": [":6: duplicate key 'chip' (first on line 4)"],
+        "gestures": [
+            ":14: buttons[0].hold-ms: 50 is out of range (100...10000)",
+            ":15: buttons[0].multi-click-ms: 5000 is out of range (50...2000)",
+            ":16: hold: unknown value 'rewind' (one of: seek, record)",
+            ":17: shift: no button named 'fn' (the buttons are: play)",
+        ],
+        "shift-role": [
+            ":13: hold: recording on hold needs a capture PCM (hold: seek, or add pcm.capture)",
+            ":14: shift: the shift button 'fn' has role remote (a shift button only modifies the others: give it role custom (or none))",
+            ":17: encoders[0].line-a: GPIO17 is already used by buttons[0].line (line 11)",
+            ":20: encoders[1].name: 'knob' is already the name of encoders[0]",
+        ],
         "duplicate-line": [
             ":13: buttons[1].line: GPIO17 is already used by buttons[0].line (line 11)",
             ":15: amplifier.line: GPIO17 is already used by buttons[0].line (line 11)",

@@ -32,7 +32,11 @@ struct BoardCommandTests {
         #expect(lines.contains("route         output headphones, input microphone"))
         #expect(lines.contains("i2s frame     2 x 32-bit slots (64 fs)"), "the default frame the overlay pins")
         #expect(lines.contains("  clock       MCLK 12.288 MHz, codec is clock provider"))
-        #expect(lines.count == 19)
+        // Android's gesture timings, the defaults (AOSP ViewConfiguration: 300, 400 and 50 ms).
+        #expect(lines.contains("  gestures    multi-click 300 ms, hold 400 ms, repeat 50 ms"))
+        #expect(lines.contains("hold          seek (hold the remote to seek)"))
+        #expect(lines.contains("shift         none") && lines.contains("encoders      none"))
+        #expect(lines.count == 23)
     }
 
     @Test func showReadsAFileAndTheBuiltInBoard() throws {

@@ -3,6 +3,8 @@
 /// board-configs/simulated.yaml verbatim; a test keeps the two identical.
 public enum SimulatedBoard {
     public static let name = "simulated"
+    /// The label of the simulated GPIO chip; a board file naming it (`gpio: chip: simulated`) runs on twins.
+    public static let gpioChipLabel = "simulated"
 
     /// The validated board. The text is checked by the tests, so parsing cannot fail at run time.
     public static let config: BoardConfig = {
@@ -21,7 +23,7 @@ public enum SimulatedBoard {
 # This file is also built into the firmware (Sources/Board/Catalog/SimulatedBoard.swift); a test keeps
 # the two identical.
 name: simulated
-description: Simulated board (WM8960, jack, buttons, amplifier, LEDs; no hardware)
+description: Simulated board (WM8960, jack, buttons, encoder, amplifier, LEDs; no hardware)
 codec:
   chip: wm8960
   bus: 1
@@ -48,6 +50,9 @@ buttons:
   - name: remote
     line: 17
     role: remote
+    multi-click-ms: 300  # the gesture timings (these are the defaults: Android's)
+    hold-ms: 400
+    repeat-ms: 50
   - name: volume-up
     line: 23
     role: volume-up
@@ -57,6 +62,16 @@ buttons:
   - name: record
     line: 25
     role: record
+  - name: shift          # held, it gives the others a second function (see shift below)
+    line: 16
+    role: custom
+hold: seek               # holding the remote seeks (a recorder board says record)
+shift: shift             # shift + remote click: a marker in the recording
+encoders:
+  - name: volume
+    line-a: 6
+    line-b: 13
+    role: volume         # one volume step per detent, clockwise louder
 amplifier:
   line: 22
   control: enable

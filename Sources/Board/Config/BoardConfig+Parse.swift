@@ -3,7 +3,7 @@ import HAL
 extension BoardConfig {
     /// The top-level keys of a board file.
     static let topLevelKeys = ["name", "description", "hat", "codec", "pcm", "i2s", "gpio", "jack", "microphone", "buttons",
-                               "amplifier", "leds", "volume", "route"]
+                               "hold", "shift", "encoders", "amplifier", "leds", "volume", "route"]
 
     /// Reads and validates a board file. `file` names it in errors (the path as the user gave it).
     /// Throws every error found, in line order; a YAML syntax error stops reading at that line.
@@ -56,6 +56,10 @@ struct BoardFileDecoder {
         let microphone = reader.value(root, "microphone", "", required: false)
             .map { decodeDetection($0, "microphone") } ?? DetectionSource.none
         let buttons = reader.value(root, "buttons", "", required: false).map(decodeButtons) ?? []
+        let holdAction = reader.choice(root, "hold", "", required: false,
+                                       options: BoardFieldReader.options(HoldAction.self)) ?? .seek
+        let shift = reader.string(root, "shift", "", required: false, hint: "the name of one of the buttons")
+        let encoders = reader.value(root, "encoders", "", required: false).map(decodeEncoders) ?? []
         let amplifier = reader.value(root, "amplifier", "", required: false).flatMap(decodeAmplifier)
         let leds = reader.value(root, "leds", "", required: false).map(decodeLEDs) ?? []
         let volume = reader.value(root, "volume", "", required: true, hint: "max-db, the loudest the board may play")
@@ -67,7 +71,8 @@ struct BoardFileDecoder {
         if let routeNode { route = decodeRoute(routeNode, defaults: route) }
         let board = BoardConfig(name: name, description: description, hat: hat, codec: codec, pcm: pcm,
                                 i2s: i2s, gpioChip: gpioChip, jack: jack, microphone: microphone, buttons: buttons,
-                                amplifier: amplifier, leds: leds, volume: volume, route: route)
+                                amplifier: amplifier, leds: leds, volume: volume, route: route, holdAction: holdAction,
+                                shift: shift, encoders: encoders)
         BoardConsistency(reader: reader, root: root).check(board)
         return board
     }
@@ -254,14 +259,45 @@ struct BoardFileDecoder {
         guard let items = list(node, "buttons") else { return [] }
         return items.enumerated().compactMap { index, item in
             let field = "buttons[\(index)]"
-            guard let item = reader.mapping(item, field, known: ["name", "line", "active", "bias", "debounce-ms", "role"])
+            guard let item = reader.mapping(item, field, known: ["name", "line", "active", "bias", "debounce-ms", "role",
+                                                                 "multi-click-ms", "hold-ms", "repeat-ms"])
             else { return nil }
             let name = reader.string(item, "name", field, required: true)
             let input = decodeInputLine(item, field, defaultDebounce: ButtonConfig.defaultDebounceMilliseconds)
             let role = reader.choice(item, "role", field, required: false,
                                      options: BoardFieldReader.options(ButtonRole.self)) ?? .custom
+            let multiClick = reader.integer(item, "multi-click-ms", field, required: false, range: ButtonConfig.multiClickRange,
+                                            hint: "from a release to the next press of a double click")
+                ?? ButtonConfig.defaultMultiClickMilliseconds
+            let hold = reader.integer(item, "hold-ms", field, required: false, range: ButtonConfig.holdRange,
+                                      hint: "how long a press lasts before it is a hold") ?? ButtonConfig.defaultHoldMilliseconds
+            let repeatTime = reader.integer(item, "repeat-ms", field, required: false, range: ButtonConfig.repeatRange,
+                                            hint: "between repeats while held") ?? ButtonConfig.defaultRepeatMilliseconds
             guard let name, let input else { return nil }
-            return ButtonConfig(name: name, input: input, role: role)
+            return ButtonConfig(name: name, input: input, role: role, multiClickMilliseconds: multiClick,
+                                holdMilliseconds: hold, repeatMilliseconds: repeatTime)
+        }
+    }
+
+    /// `encoders:` items: name, line-a, line-b, optional active, bias and role.
+    func decodeEncoders(_ node: YAMLNode) -> [EncoderConfig] {
+        guard let items = list(node, "encoders") else { return [] }
+        return items.enumerated().compactMap { index, item in
+            let field = "encoders[\(index)]"
+            guard let item = reader.mapping(item, field, known: ["name", "line-a", "line-b", "active", "bias", "role"])
+            else { return nil }
+            let name = reader.string(item, "name", field, required: true)
+            let lineA = reader.integer(item, "line-a", field, required: true, range: GPIOChipChoice.otherChipLines,
+                                       hint: "channel A's GPIO line (A leads B clockwise)")
+            let lineB = reader.integer(item, "line-b", field, required: true, range: GPIOChipChoice.otherChipLines,
+                                       hint: "channel B's GPIO line")
+            let active = reader.choice(item, "active", field, required: false,
+                                       options: BoardFieldReader.options(ActiveLevel.self)) ?? .low
+            let bias = reader.choice(item, "bias", field, required: false, options: Self.bias)
+            let role = reader.choice(item, "role", field, required: false,
+                                     options: BoardFieldReader.options(EncoderRole.self)) ?? .volume
+            guard let name, let lineA, let lineB else { return nil }
+            return EncoderConfig(name: name, lineA: lineA, lineB: lineB, active: active, bias: bias, role: role)
         }
     }
 

@@ -23,7 +23,13 @@ extension BoardConfig {
         if buttons.isEmpty { add("buttons", "none") }
         for button in buttons {
             add("button", "\(button.name): \(button.role), \(button.input)")
+            add("  gestures", "multi-click \(button.multiClickMilliseconds) ms, hold \(button.holdMilliseconds) ms, "
+                    + "repeat \(button.repeatMilliseconds) ms")
         }
+        add("hold", holdAction == .seek ? "seek (hold the remote to seek)" : "record (hold the remote to record)")
+        add("shift", shift.map { "\($0) (shift + remote click: marker)" } ?? "none")
+        if encoders.isEmpty { add("encoders", "none") }
+        for encoder in encoders { add("encoder", "\(encoder.name): \(encoder)") }
         if let amplifier {
             add("amplifier", "\(amplifier.control) on GPIO\(amplifier.line) \(amplifier.active)")
         } else {

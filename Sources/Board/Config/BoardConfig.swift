@@ -16,6 +16,11 @@ public struct BoardConfig: Hashable, Sendable {
     public var jack: DetectionSource
     public var microphone: DetectionSource
     public var buttons: [ButtonConfig]
+    /// What holding the remote button does (`hold:`, seek unless the board says record).
+    public var holdAction: HoldAction
+    /// The button whose chords give the others a second function (`shift:`), if the board has one.
+    public var shift: String?
+    public var encoders: [EncoderConfig]
     public var amplifier: AmplifierConfig?
     public var leds: [LEDConfig]
     public var volume: VolumeLimits
@@ -24,7 +29,8 @@ public struct BoardConfig: Hashable, Sendable {
     public init(name: String, description: String, hat: HATMatch? = nil, codec: CodecConfig, pcm: PCMNames,
                 i2s: I2SFrame = .standard, gpioChip: GPIOChipChoice = .raspberryPiHeader, jack: DetectionSource = .none,
                 microphone: DetectionSource = .none, buttons: [ButtonConfig] = [], amplifier: AmplifierConfig? = nil,
-                leds: [LEDConfig] = [], volume: VolumeLimits, route: DefaultRoute) {
+                leds: [LEDConfig] = [], volume: VolumeLimits, route: DefaultRoute, holdAction: HoldAction = .seek,
+                shift: String? = nil, encoders: [EncoderConfig] = []) {
         self.name = name
         self.description = description
         self.hat = hat
@@ -35,6 +41,9 @@ public struct BoardConfig: Hashable, Sendable {
         self.jack = jack
         self.microphone = microphone
         self.buttons = buttons
+        self.holdAction = holdAction
+        self.shift = shift
+        self.encoders = encoders
         self.amplifier = amplifier
         self.leds = leds
         self.volume = volume

@@ -19,6 +19,28 @@ struct BoardConsistency {
         checkLines(board)
         checkNames(board.buttons.map(\.name), "buttons")
         checkNames(board.leds.map(\.name), "leds")
+        checkNames(board.encoders.map(\.name), "encoders")
+        checkGestures(board)
+    }
+
+    /// The shift button must be one of the buttons and have no role of its own (its presses only modify the
+    /// others'); recording on hold needs a capture PCM.
+    func checkGestures(_ board: BoardConfig) {
+        if let shift = board.shift {
+            if let button = board.buttons.first(where: { $0.name == shift }) {
+                if button.role != .custom {
+                    reader.report(line(["shift"]), "shift", "the shift button '\(shift)' has role \(button.role)",
+                                  hint: "a shift button only modifies the others: give it role custom (or none)")
+                }
+            } else {
+                let names = board.buttons.map(\.name)
+                reader.report(line(["shift"]), "shift", "no button named '\(shift)'",
+                              hint: names.isEmpty ? "add it under buttons" : "the buttons are: \(names.joined(separator: ", "))")
+            }
+        }
+        if board.holdAction == .record, board.pcm.capture == nil {
+            reader.report(line(["hold"]), "hold", "recording on hold needs a capture PCM", hint: "hold: seek, or add pcm.capture")
+        }
     }
 
     /// The line of the node at `path` (keys and list indices), or of its nearest existing parent.
@@ -122,6 +144,10 @@ struct BoardConsistency {
         }
         for (index, button) in board.buttons.enumerated() {
             uses.append((button.input.line, "buttons[\(index)].line", line(["buttons", index, "line"])))
+        }
+        for (index, encoder) in board.encoders.enumerated() {
+            uses.append((encoder.lineA, "encoders[\(index)].line-a", line(["encoders", index, "line-a"])))
+            uses.append((encoder.lineB, "encoders[\(index)].line-b", line(["encoders", index, "line-b"])))
         }
         if let amplifier = board.amplifier {
             uses.append((amplifier.line, "amplifier.line", line(["amplifier", "line"])))

@@ -4,6 +4,8 @@ struct ApplianceSettings: Hashable, Sendable, Codable {
     /// Output level in dB per route ("speaker", "headphones", "lineOut"), as the user last set it.
     var volumeDB: [String: Double] = [:]
     var muted = false
+    /// The most the headphones get when plugged in (HeadphoneSafeLevel); nil: the firmware's default.
+    var headphoneCapDB: Double?
     /// The EQ preset's name ("flat" when none).
     var eqPreset = "flat"
     /// The selected input ("mic", "line", "headset"); nil: the board's default.

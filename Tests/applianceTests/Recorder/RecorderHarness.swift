@@ -98,14 +98,6 @@ final class Locked<Value: Sendable>: Sendable {
     func withLock<T>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
 }
 
-/// The samples sox decodes from `path` as signed 32-bit (a 24-bit sample v reads as v << 8), interleaved.
-func soxSamples(_ path: String) throws -> [Int32] {
-    let data = try Subprocess.check("/usr/bin/sox", [path, "-t", "s32", "-e", "signed-integer", "-L", "-"])
-    return data.withUnsafeBytes { raw in
-        (0..<(raw.count / 4)).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self)) }
-    }
-}
-
 /// The generator's frames `range` as sox reads them back from a 24-bit file (v << 8), interleaved stereo.
 func expectedSamples(_ range: Range<Int64>) -> [Int32] {
     range.flatMap { n in [RecorderHarness.sample(n, 0) << 8, RecorderHarness.sample(n, 1) << 8] }

@@ -1,4 +1,5 @@
 import HAL
+import TestSupport
 import Testing
 @testable import appliance
 

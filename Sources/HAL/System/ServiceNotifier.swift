@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Tells the service manager how the service is doing, by the sd_notify(3) protocol written out by hand (no
+/// libsystemd): one datagram of `KEY=VALUE` lines to the AF_UNIX socket named in `$NOTIFY_SOCKET`, an abstract
+/// socket when the name starts with '@'. The protocol is documented as stable. Without `$NOTIFY_SOCKET` (not
+/// run by systemd) every message is silently dropped.
+public final class ServiceNotifier {
+    private let socketPath: String?
+    /// Half of `$WATCHDOG_USEC` (sd_watchdog_enabled(3): "send WATCHDOG=1 ... before half of the timeout").
+    public let watchdogInterval: Duration?
+
+    public convenience init() {
+        self.init(socketPath: CurrentProcess.environment("NOTIFY_SOCKET"),
+                  watchdogMicroseconds: CurrentProcess.environment("WATCHDOG_USEC").flatMap { Int64($0) })
+    }
+
+    /// `socketPath` as `$NOTIFY_SOCKET` gives it; `watchdogMicroseconds` as `$WATCHDOG_USEC`.
+    public init(socketPath: String?, watchdogMicroseconds: Int64?) {
+        self.socketPath = (socketPath?.isEmpty ?? true) ? nil : socketPath
+        if let microseconds = watchdogMicroseconds, microseconds > 0 {
+            watchdogInterval = .microseconds(microseconds / 2)
+        } else {
+            watchdogInterval = nil
+        }
+    }
+
+    public var isActive: Bool { socketPath != nil }
+
+    /// Start-up is done: systemd considers a Type=notify service started now.
+    public func ready(status: String? = nil) throws(SystemError) {
+        try send(["READY=1"] + (status.map { ["STATUS=\($0)"] } ?? []))
+    }
+
+    public func status(_ text: String) throws(SystemError) { try send(["STATUS=\(text)"]) }
+
+    /// The keep-alive: the loop is turning.
+    public func watchdog() throws(SystemError) { try send(["WATCHDOG=1"]) }
+
+    public func stopping() throws(SystemError) { try send(["STOPPING=1"]) }
+
+    /// Sends the lines as one datagram.
+    public func send(_ assignments: [String]) throws(SystemError) {
+        guard let socketPath else { return }
+        let message = Array(assignments.joined(separator: "\n").utf8)
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw SystemError.current("open a datagram socket", path: socketPath) }
+        let owner = FileDescriptor(adopting: socket, path: socketPath)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var name = Array(socketPath.utf8)
+        if name.first == UInt8(ascii: "@") { name[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard name.count < capacity else {
+            throw SystemError("send to the notify socket", path: socketPath, errno: Errno(ENAMETOOLONG))
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            for (index, byte) in name.enumerated() { path[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + name.count)
+        let sent = message.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                    Glibc.sendto(owner.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), generic, length)
+                }
+            }
+        }
+        guard sent == message.count else { throw SystemError.current("send to the notify socket", path: socketPath) }
+    }
+}

@@ -1,0 +1,74 @@
+import FoundationEssentials
+import HAL
+
+/// The settings file: one JSON document (`settings.json` in the state directory), replaced whole through
+/// `AtomicFile` so a power cut leaves the old file or the new one. A file that cannot be read as settings is
+/// never fatal: it is renamed aside (`settings.json.corrupt-N`, kept for a person to look at), reported, and
+/// the defaults are used.
+struct SettingsStore {
+    let path: String
+
+    /// What `load` found.
+    struct Loaded {
+        var settings: ApplianceSettings
+        /// Why the defaults are used although a file was there (and where it went); nil when all went well.
+        var problem: String?
+    }
+
+    /// The saved settings; the defaults when there is no file yet, or when it is corrupt (then moved aside).
+    func load() -> Loaded {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.contents(of: path)
+        } catch where error.errno == .noSuchFile {
+            return Loaded(settings: ApplianceSettings(), problem: nil)
+        } catch {
+            return Loaded(settings: ApplianceSettings(), problem: "settings not read, defaults used: \(error)")
+        }
+        do {
+            return Loaded(settings: try JSONDecoder().decode(ApplianceSettings.self, from: Data(bytes)), problem: nil)
+        } catch {
+            let reason = Self.describe(error)
+            let aside = firstFreeAsidePath()
+            do {
+                try FileSystem.rename(path, to: aside)
+                return Loaded(settings: ApplianceSettings(),
+                              problem: "settings file \(path) is corrupt (\(reason)): kept as \(aside), defaults used")
+            } catch {
+                return Loaded(settings: ApplianceSettings(),
+                              problem: "settings file \(path) is corrupt (\(reason)) and could not be moved aside "
+                                  + "(\(error.reason)): defaults used")
+            }
+        }
+    }
+
+    /// Writes `settings` (temp file, fsync, rename, directory fsync).
+    func save(_ settings: ApplianceSettings) throws(SystemError) {
+        let bytes: [UInt8]
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            bytes = Array(try encoder.encode(settings)) + [UInt8(ascii: "\n")]
+        } catch {
+            // Plain strings, numbers and dictionaries always encode; this is a bug if it happens.
+            throw SystemError("encode the settings as JSON", path: path, errno: .invalidArgument)
+        }
+        try AtomicFile.write(bytes, to: path)
+    }
+
+    /// `settings.json.corrupt-1`, or the next number not taken.
+    private func firstFreeAsidePath() -> String {
+        var number = 1
+        while FileStatus.of("\(path).corrupt-\(number)") != nil { number += 1 }
+        return "\(path).corrupt-\(number)"
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): "not valid JSON: \(context.debugDescription)"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// `appliance run` as systemd and a user see it: the notify protocol, signals, the instance lock, the
+/// settings file.
+@Suite(.serialized) struct RunCommandTests {
+    /// Type=notify: READY=1 once up, STOPPING=1 when SIGTERM arrives (systemd.service(5): a clean stop exits 0),
+    /// and the settings file written at shutdown.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aTerminationSignalStopsItCleanly(signal: Int32) throws {
+        let daemon = try DaemonProcess(arguments: ["--board", "simulated"])
+        let ready = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(ready.hasPrefix("READY=1\nSTATUS="))
+        kill(daemon.pid, signal)
+        #expect(daemon.nextNotification() == "STOPPING=1")
+        #expect(daemon.waitForExit() == 0, "stderr: \(daemon.standardError)")
+        #expect(FileManager.default.fileExists(atPath: daemon.stateDirectory + "/settings.json"))
+    }
+
+    /// Only one process owns the codec: a second `run` on the same state exits 1 naming the first one's pid;
+    /// `hal` is refused the same way while it runs. (Under qemu-user the process name is the emulator's, so
+    /// the name is only checked on the host.)
+    @Test func aSecondInstanceAndHardwareCommandsAreRefusedNamingTheRunningOne() throws {
+        let first = try DaemonProcess(arguments: [])
+        _ = try #require(first.waitUntilReady(), "no READY=1; stderr: \(first.standardError)")
+        let second = try DaemonProcess(arguments: [], stateDirectory: first.stateDirectory)
+        #expect(second.waitForExit() == 1)
+        let emulated = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"].map { !$0.isEmpty } ?? false
+        let expected = emulated ? "the appliance is already running (pid \(first.pid)"
+                                : "the appliance is already running (pid \(first.pid), appliance)"
+        #expect(second.standardError.contains(expected), "\(second.standardError)")
+        // `hal` told where the lock is through the child's own environment (not ours: parallel tests run `hal`).
+        let hal = try DaemonProcess.runOnce(["hal", "pcm", "list"],
+                                            environment: ["APPLIANCE_LOCK": first.stateDirectory + "/appliance.lock"])
+        #expect(hal.status == 1)
+        #expect(hal.stderr.contains(expected), "\(hal.stderr)")
+        #expect(first.stop() == 0)
+    }
+
+    /// A corrupt settings file never stops the appliance: kept aside, reported as a warning (<4>, journald's
+    /// warning priority per sd-daemon(3)), defaults used.
+    @Test func aCorruptSettingsFileIsKeptAsideAndReported() throws {
+        let state = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: state + "/settings.json"))
+        let daemon = try DaemonProcess(arguments: [], stateDirectory: state)
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state + "/settings.json.corrupt-1")) == Data("{ not json".utf8))
+        #expect(daemon.standardError.split(separator: "\n").contains {
+            $0.hasPrefix("<4>settings file ") && $0.contains("kept as \(state)/settings.json.corrupt-1")
+        }, "\(daemon.standardError)")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func anUnknownBoardIsOneLineAndExitStatusOne() throws {
+        let result = try ApplianceBinary.run(["run", "--board", "no-such-board", "--state",
+                                              NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"])
+        #expect(result.status != 0)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("no-such-board"))
+    }
+}

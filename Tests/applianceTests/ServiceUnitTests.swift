@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// image/service/: the systemd unit and the sysusers.d file the image installs.
+struct ServiceUnitTests {
+    private let root = SourceTree.root()
+
+    private func unit() throws -> String {
+        try String(contentsOfFile: root + "/image/service/appliance.service", encoding: .utf8)
+    }
+
+    /// The settings a notify service with a real-time render thread needs (systemd.service(5), systemd.exec(5)).
+    @Test func theUnitIsANotifyServiceWithTheDeviceGroupsAndLimits() throws {
+        let lines = Set(try unit().split(separator: "\n").map(String.init))
+        for required in ["Type=notify", "User=appliance", "SupplementaryGroups=audio gpio i2c dialout", "Restart=on-failure",
+                         "StateDirectory=appliance", "RuntimeDirectory=appliance"] {
+            #expect(lines.contains(required), "missing \(required)")
+        }
+        for prefix in ["LimitRTPRIO=", "LimitMEMLOCK=", "WatchdogSec=", "ExecStart=/usr/bin/appliance run --board "] {
+            #expect(lines.contains { $0.hasPrefix(prefix) }, "missing \(prefix)")
+        }
+        #expect(lines.contains { $0.hasPrefix("ExecStart=") && $0.contains("--console /dev/ttyAMA0") })
+    }
+
+    /// systemd's own checker accepts the unit (with ExecStart pointed at the built binary: it checks that the
+    /// program exists) and warns about nothing.
+    @Test func systemdAnalyzeVerifiesTheUnit() throws {
+        let tool = "/usr/bin/systemd-analyze"
+        guard FileManager.default.isExecutableFile(atPath: tool), let binary = ApplianceBinary.url else { return }
+        let directory = NSTemporaryDirectory() + "appliance-unit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let copy = directory + "/appliance.service"
+        try unit().replacingOccurrences(of: "/usr/bin/appliance", with: binary.path).write(toFile: copy, atomically: true, encoding: .utf8)
+        let result = try Subprocess.run(tool, ["verify", copy])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.isEmpty, "\(result.stderrText)")
+    }
+
+    /// sysusers.d(5): `u NAME ...` creates the user, `m USER GROUP` adds it to a group.
+    @Test func theSysusersFileCreatesTheUserInTheDeviceGroups() throws {
+        let text = try String(contentsOfFile: root + "/image/service/appliance.sysusers.conf", encoding: .utf8)
+        let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").map(String.init) }
+        #expect(entries.contains { $0.first == "u" && $0.dropFirst().first == "appliance" })
+        for group in ["audio", "gpio", "i2c", "dialout"] {
+            #expect(entries.contains { $0 == ["m", "appliance", group] }, "not in \(group)")
+        }
+    }
+}

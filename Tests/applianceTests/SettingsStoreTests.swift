@@ -1,0 +1,74 @@
+import Foundation
+import HAL
+import Testing
+@testable import appliance
+
+struct SettingsStoreTests {
+    private func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "appliance-settings-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func noFileMeansDefaultsAndNoProblem() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loaded = SettingsStore(path: directory + "/settings.json").load()
+        #expect(loaded.settings == ApplianceSettings())
+        #expect(loaded.problem == nil)
+    }
+
+    @Test func savedSettingsComeBackAndTheFileIsJSONWithTheFieldNames() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = SettingsStore(path: directory + "/settings.json")
+        var settings = ApplianceSettings()
+        settings.volumeDB = ["headphones": -20.5, "speaker": -6]
+        settings.eqPreset = "rock"
+        settings.positions = ["talks/long.wav": 1234.5]
+        settings.repeatMode = .all
+        settings.recording.splitBytes = 1 << 30
+        try store.save(settings)
+        #expect(store.load().settings == settings)
+        // Read back with Foundation's own JSON parser, not ours.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store.path))) as? [String: Any])
+        #expect(object["eqPreset"] as? String == "rock")
+        #expect((object["volumeDB"] as? [String: Double])?["headphones"] == -20.5)
+        // No temporary file left beside it (AtomicFile renamed it).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["settings.json"])
+    }
+
+    /// An older file with fewer keys loads: the missing ones take their defaults, unknown ones are ignored.
+    @Test func aFileWithMissingAndUnknownKeysLoads() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/settings.json"
+        try Data(#"{"eqPreset": "jazz", "fromTheFuture": 3, "recording": {"bits": 16}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let loaded = SettingsStore(path: path).load()
+        var expected = ApplianceSettings()
+        expected.eqPreset = "jazz"
+        expected.recording.bits = 16
+        #expect(loaded.settings == expected)
+        #expect(loaded.problem == nil)
+    }
+
+    /// Corrupt files are moved aside under the next free number, kept byte for byte, and reported.
+    @Test func aCorruptFileIsKeptAsideAndDefaultsAreUsed() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/settings.json"
+        let store = SettingsStore(path: path)
+        let garbage = Data([0x7b, 0x22, 0x65, 0x71, 0xff, 0x00])  // `{"eq` and two bytes that are not JSON
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let first = store.load()
+        #expect(first.settings == ApplianceSettings())
+        #expect(first.problem?.contains("kept as \(path).corrupt-1") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".corrupt-1")) == garbage)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try Data(#"{"muted": "yes"}"#.utf8).write(to: URL(fileURLWithPath: path))  // a string where a Bool belongs
+        let second = store.load()
+        #expect(second.settings == ApplianceSettings())
+        #expect(second.problem?.contains("muted") == true)
+        #expect(FileManager.default.fileExists(atPath: path + ".corrupt-2"))
+    }
+}
