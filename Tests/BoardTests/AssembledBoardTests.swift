@@ -29,10 +29,16 @@ struct AssembledBoardTests {
         #expect(board.pcms.isSimulated)
         #expect(board.jack?.state == .unplugged)
         #expect(board.amplifier?.isOn == false)
+        // Powered up on the board file's route and level (speaker, default-db -20), references on.
         try board.powerUp(sampleRate: 48_000)
         let state = try #require(board.codec.model?.describeState(streamRate: 48_000))
-        #expect(!state.isEmpty)
+        #expect(state.contains("speaker: powered at -20.0 dB") && state.contains("DAC: powered") && state.contains("VREF on"),
+                "\(state)")
+        try board.amplifier?.set(on: true)
         try board.powerDown()
+        let off = try #require(board.codec.model?.describeState(streamRate: nil))
+        #expect(off.contains("speaker: off") && off.contains("DAC: off") && off.contains("VREF off"), "\(off)")
+        #expect(board.amplifier?.isOn == false)       // the amplifier goes off first
     }
 
     /// The board file's jack: switch on line 4 (50 ms debounce), microphone on line 5 (the 50 ms default). A
@@ -181,28 +187,62 @@ struct AssembledBoardTests {
         }
     }
 
-    /// A real board on a machine without its hardware: one message naming the device and what to check.
-    @Test func aMissingGPIOChipOrI2CBusIsOneClearMessage() throws {
+    /// A real board on a machine without its hardware: one message naming the device and what to check. The
+    /// codec's bus is opened first: the kernel's message for it, with what to enable; then the GPIO chip.
+    @Test func aMissingI2CBusOrGPIOChipIsOneClearMessage() throws {
         let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/waveshare-wm8960.yaml")
-        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }     // a machine with GPIO: nothing to show
-        do {
-            _ = try AssembledBoard(config: config)
-            Issue.record("assembly should fail without GPIO chips")
-        } catch {
-            let text = "\(error)"
-            #expect(text.contains("GPIO chip") && text.contains("pinctrl-bcm2711") && text.contains("No GPIO chips found"), "\(text)")
+        if !FileManager.default.fileExists(atPath: "/dev/i2c-1") {
+            do {
+                _ = try AssembledBoard(config: config)
+                Issue.record("assembly should fail without /dev/i2c-1")
+            } catch {
+                #expect("\(error)".hasPrefix("codec on /dev/i2c-1 address 0x1a: cannot open /dev/i2c-1") &&
+                        "\(error)".contains("dtparam=i2c_arm=on"), "\(error)")
+            }
         }
-        guard !FileManager.default.fileExists(atPath: "/dev/i2c-1") else { return }
         var namedChip = config
-        namedChip.gpioChip = .chip(.label(SimulatedBoard.gpioChipLabel))
-        do {
-            _ = try AssembledBoard(config: namedChip, options: BoardAssemblyOptions(simulated: false))
-            Issue.record("assembly should fail")
-        } catch {
-            // The codec's bus is opened first: the kernel's message for it, with what to enable.
-            #expect("\(error)".hasPrefix("codec on /dev/i2c-1 address 0x1a: cannot open /dev/i2c-1") &&
-                    "\(error)".contains("dtparam=i2c_arm=on"), "\(error)")
+        namedChip.gpioChip = .chip(.label("gpio-hat"))
+        guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }   // a machine with GPIO chips
+        for board in [config, namedChip] {
+            do {
+                _ = try BoardGPIO(config: board, simulated: false, timing: .realTime)
+                Issue.record("no GPIO chip should be found")
+            } catch {
+                let text = "\(error)"
+                let named = board.gpioChip.isHeader ? "pinctrl-bcm2711" : "label 'gpio-hat' not found"
+                #expect(text.hasPrefix("the GPIO chip (") && text.contains(named) && text.contains("No GPIO chips found"), "\(text)")
+            }
         }
+    }
+
+    /// A real board's file on a laptop: every device on its twin, the lines on a simulated header chip.
+    @Test(arguments: ["respeaker-2mic", "waveshare-wm8960", "iqaudio-dacplus"])
+    func aRealBoardsFileRunsOnTwinsWhenAsked(name: String) throws {
+        let config = try BoardCatalog.load(path: RepositoryFiles.boardConfigs + "/\(name).yaml")
+        let board = try AssembledBoard(config: config, options: BoardAssemblyOptions(timing: .manual(ManualClock()), simulated: true))
+        #expect(board.isSimulated && board.codec.model != nil && board.pcms.isSimulated)
+        #expect(board.pcms.captureName == config.pcm.capture.map { _ in "simulated" })
+        #expect(board.gpio.chip == .label("pinctrl-bcm2711"))
+        try board.powerUp()
+        if let amplifier = config.amplifier {
+            try board.amplifier?.set(on: true)
+            #expect(try board.gpio.pinLevel(amplifier.line) == (AmplifierLine.asserted(on: true, amplifier.control) == (amplifier.active == .high)))
+        }
+    }
+
+    /// `board` on the console: what came up, and its state now.
+    @Test func theReportSaysWhatCameUpAndItsState() throws {
+        let (board, _) = try simulatedBoard()
+        #expect(board.reportLines.contains("jack: unplugged"))
+        #expect(board.reportLines.contains("amplifier: off (enable on GPIO22 active-high)"))
+        #expect(board.reportLines.contains("pcm: playback simulated, capture simulated"))
+        try board.simulateJack(.headphones)
+        board.gpio.simulated?.advance(by: .milliseconds(400))
+        try board.tick()
+        try board.amplifier?.set(on: true)
+        #expect(board.reportLines.contains("jack: headphones"))
+        #expect(board.reportLines.contains("amplifier: on (enable on GPIO22 active-high)"))
+        #expect(board.reportLines.contains("led status: gpio GPIO26 active-high, off"))
     }
 
     /// The pump: edges keep the times they were scheduled at, however late the loop pumps.

@@ -55,6 +55,7 @@ final class ButtonInputTests {
         #expect(received.isEmpty)
         run(buttons, loop, until: start + .milliseconds(600))
         #expect(received == [.remote(.nextTrack, gesture("remote", .doubleClick, start + .milliseconds(550)))])
+        #expect(received.first?.applianceEvent.line == "EVENT button remote double click -> nextTrack")
     }
 
     @Test func clickAndTripleClickArePlayPauseAndPrevious() throws {

@@ -24,6 +24,10 @@ public struct BoardAssemblyOptions: Sendable {
 /// when needed), the jack detector, the amplifier line and the LEDs. Nothing here decides anything: the
 /// daemon's subsystems tell it what to do.
 ///
+/// Wiring, in the daemon: `board.onJackEvent { event in loop.post { ... } }`, a loop timer on `nextDeadline`
+/// that calls `tick()` (it also keeps the simulated board's clock at real time), `powerUp(sampleRate:)`,
+/// `amplifier?.set(on:)` from the route policy, `pcms.openPlayback(_:)` / `openCapture(_:)` for the queues.
+///
 /// Threading: made and used on the control loop's thread. The jack detector's events arrive on whichever
 /// thread settles them (the loop's, when it calls `tick`); hop onto the loop there.
 public final class AssembledBoard {
@@ -45,10 +49,10 @@ public final class AssembledBoard {
         self.config = config
         let simulated = options.simulated ?? config.isSimulated
         isSimulated = simulated
-        let gpio = try BoardGPIO(config: config, simulated: simulated, timing: options.timing)
-        self.gpio = gpio
         let codec = try Self.codec(config, simulated: simulated)
         self.codec = codec
+        let gpio = try BoardGPIO(config: config, simulated: simulated, timing: options.timing)
+        self.gpio = gpio
         let pcmClock: any MonotonicClock
         switch options.timing {
         case .realTime: pcmClock = SystemClock.shared
@@ -82,7 +86,6 @@ public final class AssembledBoard {
     /// The codec: its twin (on a clock that skips the recipes' waits, so a simulated power-up costs no
     /// time), or the chip on /dev/i2c-N.
     private static func codec(_ config: BoardConfig, simulated: Bool) throws(BoardDeviceError) -> BoardCodec {
-        let device = "/dev/i2c-\(config.codec.bus) address \(BoardFieldReader.hex(config.codec.address))"
         do {
             return simulated
                 ? try BoardCodec.simulated(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
@@ -90,8 +93,13 @@ public final class AssembledBoard {
                 : try BoardCodec.hardware(config.codec, frame: config.i2s, maximumVolumeDB: config.volume.maximumDB,
                                           clock: SystemClock.shared)
         } catch {
-            throw .codec(device: device, "\(error)")
+            throw .codec(device: codecDevice(config), "\(error)")
         }
+    }
+
+    /// How errors name the codec: `/dev/i2c-1 address 0x1a`.
+    static func codecDevice(_ config: BoardConfig) -> String {
+        "/dev/i2c-\(config.codec.bus) address \(BoardFieldReader.hex(config.codec.address))"
     }
 
     /// Where jack events go (set it before `tick`ing; events before that are dropped, `jack.state` has the
@@ -128,7 +136,7 @@ public final class AssembledBoard {
         }
     }
 
-    private var codecDevice: String { "/dev/i2c-\(config.codec.bus) address \(BoardFieldReader.hex(config.codec.address))" }
+    private var codecDevice: String { Self.codecDevice(config) }
 
     // MARK: time
 

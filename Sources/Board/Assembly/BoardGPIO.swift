@@ -21,6 +21,7 @@ public final class BoardGPIO: Sendable {
             let gpio = LinuxGPIO()
             do {
                 chip = try config.gpioChip.selector(on: gpio)
+                _ = try gpio.chip(chip)     // there, now: one error naming the chip, not one per line
             } catch {
                 throw .gpio(what: "the GPIO chip (\(config.gpioChip))", error)
             }

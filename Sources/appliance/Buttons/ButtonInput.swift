@@ -22,6 +22,9 @@ struct ButtonEdge: Hashable, Sendable {
 /// `ManualClock`. On the simulated board `simulate(button:gesture:)` presses the simulated line with
 /// realistic bounce and timings, so the same debouncer and decoder decode it.
 ///
+/// Wiring, in the daemon: `ButtonInput(config: board.config, gpio: board.gpio, loop: loop) { action in ... }`,
+/// then `loop.addTimer(deadline: { buttons.nextDeadline }, fire: { buttons.tick(now: $0) })`.
+///
 /// Threading: `@unchecked Sendable` because edges arrive on the GPIO event thread (or whoever advances the
 /// simulated clock) and only post to the loop; the handler and the rest run on the loop's thread.
 final class ButtonInput: Subsystem, @unchecked Sendable {

@@ -53,6 +53,9 @@ struct RecorderState: Sendable {
 
     var isActive: Bool { phase != .idle }
 
+    /// Pressed, and the press frame not yet reached by the writer: a person would call this recording.
+    var isStartPending: Bool { phase == .armed && triggerFrame != nil }
+
     /// `record`: starts a capture at frame 0 (idle), or triggers a running pre-roll capture at `pressFrame`.
     /// With voice activation the take waits for the level instead.
     mutating func start(_ plan: RecorderPlan, availableBytes: Int64, now: Timestamp,

@@ -41,7 +41,6 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private var markerCount = 0
     private var metering = false
     private var nextMeter: Timestamp?
-    private var startedAt: Timestamp?
     private var lastFile: String?
     /// Buffers of this many seconds (a 20 ms buffer as Apple's recording examples use 0.5 s for files;
     /// shorter keeps markers and the meter close to real time).
@@ -112,7 +111,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
 
     private func start(_ options: RecordOptions) -> ConsoleReply {
         guard take == nil || standingBy else {
-            return .error(.state, "already recording \(take?.currentFile ?? "(armed)"); stop it first")
+            return .error(.state, "already \(take?.phase == .armed ? "armed" : "recording"); stop it first")
         }
         guard let host else { return .error(.device, "this board has no capture device to record from") }
         let plan: RecorderPlan
@@ -149,7 +148,6 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         } catch {
             return .error(.device, "cannot start recording: \(error)")
         }
-        startedAt = now
         markerCount = 0
         standingBy = false
         if actions.contains(.voxArmed) { events(ApplianceEvent(.record, "vox armed")) }
@@ -205,7 +203,6 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             return .error(.usage, error.message)
         }
         standingBy = false
-        startedAt = now
         markerCount = 0
         recordLED(true)
         return .ok(["recording to \(directory) with \(plan.preRollSeconds) s of pre-roll"])
@@ -337,7 +334,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     // MARK: - Subsystem
 
     var statusLines: [String] {
-        var lines = ["recorder: \(standingBy ? "pre-roll standby" : take?.phase.rawValue ?? "idle")"]
+        var lines = ["recorder: \(standingBy ? "pre-roll standby" : take?.shownPhase ?? "idle")"]
         if let take, let file = take.currentFile {
             lines.append("recording: \(file) \(Self.seconds(take.fileSeconds)) s")
         }

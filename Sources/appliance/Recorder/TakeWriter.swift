@@ -82,6 +82,10 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
     }
 
     var phase: RecorderState.Phase { shared.withLock { $0.state.phase } }
+    /// The phase as `status` shows it: a pressed take whose first buffer has not arrived yet is recording.
+    var shownPhase: String {
+        shared.withLock { $0.state.isStartPending ? RecorderState.Phase.recording.rawValue : $0.state.phase.rawValue }
+    }
     var currentFile: String? { shared.withLock { $0.file } }
     var fileSeconds: Double { shared.withLock { Double($0.fileFrames) } / dataFormat.sampleRate }
     /// The peak of the last block, in dBFS.

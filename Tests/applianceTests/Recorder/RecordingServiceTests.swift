@@ -99,6 +99,10 @@ struct RecordingServiceTests {
         func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) } }
         #expect(u32(cue + 8) == 2)
         #expect([u32(cue + 12 + 20), u32(cue + 12 + 24 + 20)] == [12_000, 16_800])
+        // ffprobe (FFmpeg's WAV demuxer turns cue points into chapters, start in 1/48000 s) agrees.
+        let chapters = try Subprocess.check("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "chapter=start",
+                                                                  "-of", "csv=p=0", path])
+        #expect(String(decoding: chapters, as: UTF8.self).split(separator: "\n") == ["12000", "16800"])
         #expect(harness.eventLines.contains("EVENT record marker 1 12000"))
         // sox still reads every frame: 40 periods.
         #expect(try soxSamples(path).count == 2 * 40 * 480)
@@ -224,5 +228,42 @@ struct RecordingMeterTests {
         harness.service.shutdown()
         #expect(!harness.service.handle(.togglePlayPause), "not the recorder's")
         #expect(harness.service.stopRecording().outcome == .error(.state, "not recording"))
+    }
+}
+
+/// Bad requests get one ERR with the reason and change nothing.
+@Suite("Recording service refusals", .serialized)
+struct RecordingRefusalTests {
+    @Test func wrongFormatsAndWrongStatesAreRefusedWithAReason() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        let service = harness.service
+        #expect(service.perform(.start(RecordOptions(container: "mp3"))).outcome
+                == .error(.usage, "cannot record into 'mp3': choose wav, caf or aiff"))
+        #expect(service.perform(.start(RecordOptions(bits: 12))).outcome
+                == .error(.usage, "cannot record 12-bit samples: choose 16, 24 or 32"))
+        #expect(service.perform(.start(RecordOptions(channels: 6))).outcome
+                == .error(.usage, "cannot record 6 channels: choose 1 or 2"))
+        #expect(service.perform(.start(RecordOptions(seconds: -1))).outcome
+                == .error(.usage, "--seconds must be more than 0, not -1.0"))
+        #expect(service.stopRecording().outcome == .error(.state, "not recording"))
+        #expect(harness.files.isEmpty && !service.isRecording)
+        #expect(service.perform(.start(RecordOptions())).outcome == .ok)
+        #expect(service.statusLines.first == "recorder: recording")
+        // The writer gets whole 50 ms buffers (RecordingService.bufferSeconds): 2,400 frames = 5 periods.
+        try harness.periods(5)
+        let again = service.perform(.start(RecordOptions()))
+        #expect(again.outcome == .error(.state, "already recording; stop it first"))
+        #expect(service.statusLines.prefix(2) == ["recorder: recording", "recording: \(RecordingServiceTests.take) 0.05 s"])
+        _ = service.stopRecording()
+        harness.settle()
+        #expect(harness.files == ["\(RecordingServiceTests.take).wav"])
+    }
+
+    @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
+        let harness = try RecorderHarness()
+        harness.removeDirectory()
+        let reply = harness.service.perform(.start(RecordOptions()))
+        #expect(reply.outcome == .error(.io, "the recordings directory \(harness.directory) is missing or not writable"))
     }
 }
