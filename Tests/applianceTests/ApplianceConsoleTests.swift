@@ -74,6 +74,22 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// Settings survive a restart: `vol 40` and `eq rock`, an orderly shutdown, and the next start shows them.
+    @Test func settingsAreRestoredAtTheNextStart() throws {
+        let first = try DaemonProcess(arguments: [])
+        _ = try #require(first.waitUntilReady(), "no READY=1; stderr: \(first.standardError)")
+        #expect(first.command("vol 40")?.last == "OK")
+        #expect(first.command("eq rock")?.last == "OK")
+        #expect(first.command("shutdown")?.last == "OK")
+        #expect(first.waitForExit() == 0)
+        let second = try DaemonProcess(arguments: [], stateDirectory: first.stateDirectory)
+        _ = try #require(second.waitUntilReady(), "no READY=1; stderr: \(second.standardError)")
+        let status = second.command("status") ?? []
+        #expect(status.contains { $0.hasPrefix("volume: 40%") }, "\(status)")
+        #expect(status.contains { $0.hasPrefix("eq: Rock") }, "\(status)")
+        #expect(second.stop() == 0)
+    }
+
     /// Route policy: pulling the headphones while playing pauses (as a phone does); `status` says so.
     @Test func unpluggingDuringPlaybackPauses() throws {
         guard let media = try Self.mediaWithTone() else { return }
