@@ -90,6 +90,41 @@ import Testing
         #expect(second.stop() == 0)
     }
 
+    /// Disk full: below the free-space threshold `record` is refused (`ERR full`); with no threshold a
+    /// recording on a 1 MiB tmpfs (288,000 bytes a second at 24-bit stereo 48 kHz: full after ~3.6 s) stops
+    /// by itself with `EVENT record disk-full`, its file finalized so sox (the reference reader) opens it.
+    @Test func aFullDiskRefusesAndStopsRecordingCleanly() throws {
+        let recordings = NSTemporaryDirectory() + "appliance-full-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: recordings, withIntermediateDirectories: true)
+        guard try Self.check("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", recordings]) == 0 else { return }
+        defer { _ = try? Self.check("/bin/umount", [recordings]) }
+        let guarded = try DaemonProcess(arguments: ["--recordings", recordings])
+        _ = try #require(guarded.waitUntilReady(), "no READY=1; stderr: \(guarded.standardError)")
+        #expect(guarded.command("record")?.last?.hasPrefix("ERR full ") == true)
+        #expect(guarded.stop() == 0)
+
+        let state = NSTemporaryDirectory() + "appliance-full-state-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try Data(#"{"recording": {"minimumFreeBytes": 0}}"#.utf8).write(to: URL(fileURLWithPath: state + "/settings.json"))
+        let daemon = try DaemonProcess(arguments: ["--recordings", recordings], stateDirectory: state)
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(daemon.command("events on")?.last == "OK")
+        #expect(daemon.command("record")?.last == "OK")
+        var stopped = false
+        for _ in 0..<1_000 where !stopped {
+            _ = daemon.command("status")
+            stopped = daemon.events.contains("EVENT record disk-full")
+            if !stopped { usleep(20_000) }
+        }
+        #expect(stopped, "\(daemon.events)")
+        let takes = try FileManager.default.contentsOfDirectory(atPath: recordings).filter { $0.hasSuffix(".wav") }
+        #expect(takes.count == 1)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/soxi"), let take = takes.first {
+            #expect(try Self.check("/usr/bin/soxi", [recordings + "/" + take]) == 0)
+        }
+        #expect(daemon.stop() == 0)
+    }
+
     /// Route policy: pulling the headphones while playing pauses (as a phone does); `status` says so.
     @Test func unpluggingDuringPlaybackPauses() throws {
         guard let media = try Self.mediaWithTone() else { return }
