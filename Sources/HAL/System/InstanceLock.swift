@@ -37,7 +37,7 @@ public final class InstanceLock {
     public init(path: String) throws(Failure) {
         self.path = path
         let file: FileDescriptor
-        do { file = try FileDescriptor(opening: path, Self.readWriteCreate, permissions: 0o644) } catch { throw .system(error) }
+        do throws(SystemError) { file = try FileDescriptor(opening: path, Self.readWriteCreate, permissions: 0o644) } catch { throw .system(error) }
         let result = csignalfd_lock_exclusive(file.rawValue)
         if result == -EWOULDBLOCK {
             throw .held(by: Self.holder(from: file) ?? Holder(pid: 0, name: nil), path: path)

@@ -49,6 +49,7 @@ public final class ServiceNotifier {
         let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw SystemError.current("open a datagram socket", path: socketPath) }
         let owner = FileDescriptor(adopting: socket, path: socketPath)
+        let descriptor = owner.rawValue
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var name = Array(socketPath.utf8)
@@ -64,10 +65,12 @@ public final class ServiceNotifier {
         let sent = message.withUnsafeBytes { bytes in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                    Glibc.sendto(owner.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), generic, length)
+                    Glibc.sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), generic, length)
                 }
             }
         }
-        guard sent == message.count else { throw SystemError.current("send to the notify socket", path: socketPath) }
+        let failure = sent == message.count ? nil : SystemError.current("send to the notify socket", path: socketPath)
+        do throws(SystemError) { try owner.close() } catch {}
+        if let failure { throw failure }
     }
 }

@@ -152,7 +152,7 @@ final class ApplianceDaemon {
     }
 
     private func attempt(_ body: () throws(DaemonError) -> Void) -> ConsoleReply {
-        do { try body(); return .ok() } catch { return error.reply }
+        do throws(DaemonError) { try body(); return .ok() } catch { return error.reply }
     }
 
     private func missing(_ what: String) -> ConsoleReply {

@@ -74,7 +74,7 @@ struct RunCommand: ParsableCommand {
             throw RunError("cannot prepare the directories: \(error)")
         }
         let lock: InstanceLock
-        do {
+        do throws(InstanceLock.Failure) {
             lock = try InstanceLock(path: paths.lock)
         } catch {
             throw RunError(error.description)

@@ -18,7 +18,7 @@ struct SettingsStore {
     /// The saved settings; the defaults when there is no file yet, or when it is corrupt (then moved aside).
     func load() -> Loaded {
         let bytes: [UInt8]
-        do {
+        do throws(SystemError) {
             bytes = try FileSystem.contents(of: path)
         } catch where error.errno == .noSuchFile {
             return Loaded(settings: ApplianceSettings(), problem: nil)
@@ -30,7 +30,7 @@ struct SettingsStore {
         } catch {
             let reason = Self.describe(error)
             let aside = firstFreeAsidePath()
-            do {
+            do throws(SystemError) {
                 try FileSystem.rename(path, to: aside)
                 return Loaded(settings: ApplianceSettings(),
                               problem: "settings file \(path) is corrupt (\(reason)): kept as \(aside), defaults used")

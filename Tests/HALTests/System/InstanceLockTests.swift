@@ -40,7 +40,7 @@ struct InstanceLockTests {
             if holder?.name != "sleep" { usleep(10_000) }
         }
         #expect(holder == InstanceLock.Holder(pid: child.processIdentifier, name: "sleep"))
-        do {
+        do throws(InstanceLock.Failure) {
             _ = try InstanceLock(path: path)
             Issue.record("took a lock another process holds")
         } catch let failure {
