@@ -7,7 +7,7 @@ SWIFT_TEST_FLAGS ?= --parallel
 all: build
 
 help:
-	@echo "make run       build and show the DSP at work on the simulated board"
+	@echo "make run       build and run the appliance on the simulated board, its console on this terminal"
 	@echo "make test      host tests, the command-line tests on the release build, the aarch64 release build,"
 	@echo "               then the same tests on aarch64 under qemu, then the kernel rig (test-system)"
 	@echo "make test-host host tests only"
@@ -24,8 +24,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The appliance on the simulated board, its console on this terminal, its state in ./.appliance/.
 run: build
-	$(SWIFT) run appliance eq show rock
+	$(SWIFT) run appliance run --board simulated --state .appliance
 
 # Host tests, the command-line tests against the host's release build, then the release binaries for the board
 # (checked to be aarch64 and to start under qemu), then the same tests on aarch64, then the aarch64 binary against

@@ -14,8 +14,14 @@ final class DaemonProcess {
     private let outputPath: String
     private let errorPath: String
     let input = Foundation.Pipe()
+    /// Standard output lines already returned by `command`.
+    var consumedLines = 0
+    /// `EVENT` lines seen so far.
+    var events: [String] = []
 
-    init(arguments: [String], stateDirectory: String? = nil, environment: [String: String] = [:]) throws {
+    /// `terminal`: a pty device descriptor to be the console (standard input and output) instead of the pipe.
+    init(arguments: [String], stateDirectory: String? = nil, environment: [String: String] = [:],
+         terminal: Int32? = nil) throws {
         guard let binary = ApplianceBinary.url else { throw ApplianceBinary.LocateError() }
         let base = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
         self.stateDirectory = stateDirectory ?? base + "/state"
@@ -44,8 +50,13 @@ final class DaemonProcess {
         env["NOTIFY_SOCKET"] = notifyPath
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.standardInput = input
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        if let terminal {
+            process.standardInput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+            process.standardOutput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        } else {
+            process.standardInput = input
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         try process.run()
     }
@@ -113,4 +124,31 @@ final class DaemonProcess {
         guard !process.isRunning else { return nil }
         return process.terminationStatus
     }
+}
+
+extension DaemonProcess {
+    /// Types `line` on the console (standard input) and returns the reply: the lines up to and including the
+    /// final `OK` / `ERR ...` line, `EVENT` lines left out (they are in `events`). Nil if no final line came
+    /// within `seconds`.
+    func command(_ line: String, seconds: Double = 30) -> [String]? {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let lines = standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let fresh = lines.dropFirst(consumedLines)
+            if let end = fresh.firstIndex(where: { $0 == "OK" || $0.hasPrefix("ERR ") }) {
+                let reply = Array(fresh[fresh.startIndex...end])
+                consumedLines = end + 1
+                events += reply.filter { $0.hasPrefix("EVENT ") }
+                return reply.filter { !$0.hasPrefix("EVENT ") && !$0.hasPrefix(ConsolePrompt.text) }
+            }
+            usleep(5_000)
+        }
+        return nil
+    }
+}
+
+/// The console's prompt (only written on a terminal; the pipe console has none).
+enum ConsolePrompt {
+    static let text = "appliance> "
 }

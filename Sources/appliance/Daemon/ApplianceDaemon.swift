@@ -14,8 +14,8 @@ final class ApplianceDaemon {
     let store: SettingsStore?
     let log: ServiceLog
     let notifier: ServiceNotifier
-    /// Where events go (the console's broadcast); set by whoever starts the console.
-    var broadcast: EventSink = { _ in }
+    /// Where events go (the console's broadcast), on the loop's thread; set by whoever starts the console.
+    var broadcast: (ApplianceEvent) -> Void = { _ in }
     /// Lines shown to the console when it starts (recovered recordings, a corrupt settings file).
     private(set) var notices: [String] = []
     private(set) var isShuttingDown = false
@@ -205,6 +205,7 @@ final class ApplianceDaemon {
         for subsystem in parts.subsystems { subsystem.shutdown() }
         settings.isDirty = settings.isDirty || store != nil
         saveSettings()
+        parts.stopAudio()
         if let problem = parts.board.powerDown() { log.warning("codec power-down: \(problem)") }
         broadcast(ApplianceEvent(.shutdown, stopReason ?? ""))
         log.info("appliance stopped")

@@ -11,6 +11,8 @@ struct DaemonParts {
     var help: ((String?) -> ConsoleReply)?
     /// `sounds [NAME]`.
     var sounds: ((String?) -> ConsoleReply)?
+    /// Stops the audio engine, after the subsystems shut down and before the codec powers down.
+    var stopAudio: () -> Void = {}
 
     /// Every subsystem, in shutdown order: the recorder first (its file finalized), then the player, the audio
     /// controls, the rest.

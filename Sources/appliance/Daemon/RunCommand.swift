@@ -1,6 +1,7 @@
 import ArgumentParser
 import Board
 import HAL
+import Synchronization
 
 /// `appliance run`: the appliance itself. Brings the board up and serves the console until SIGTERM, SIGINT,
 /// SIGHUP or `shutdown`; exits 0 after an orderly shutdown.
@@ -81,22 +82,77 @@ struct RunCommand: ParsableCommand {
         let config = try BoardCommand.load(board, boards: boards)
         let store = SettingsStore(path: paths.settings)
         let loaded = store.load()
+        let settings = LiveSettings(loaded.settings)
         let loop = try ControlLoop(clock: SystemClock())
         let signals = try SignalWatcher()
-        let daemonBoard = ConfiguredBoard(config: config)
-        let daemon = ApplianceDaemon(loop: loop, parts: DaemonParts(board: daemonBoard), settings: LiveSettings(loaded.settings),
-                                     store: store, log: log)
+        // Recordings a power cut left unfinished are repaired before the recorder may add to the directory.
+        let recovered = RecordingRecovery.run(directory: paths.recordings)
+        let fanout = EventFanout()
+        let assembly: ApplianceAssembly
+        do {
+            assembly = try ApplianceAssembly(config: config, pcm: pcm, paths: paths, loop: loop, settings: settings, log: log,
+                                             events: { event in fanout.send(event) })
+        } catch {
+            throw RunError("\(error)")
+        }
+        var parts = assembly.parts
+        parts.stopAudio = { assembly.stop() }
+        parts.help = { ConsoleHelp.reply(for: $0) }
+        let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: store, log: log)
+        let bound = LoopBound(daemon)
+        fanout.sink = { event in loop.post { bound.value?.broadcast(event) } }
         if let problem = loaded.problem { daemon.notice(problem, priority: .warning) }
-        do { try daemonBoard.powerUp() } catch { throw RunError("\(config.name): \(error)") }
+        for line in recovered { daemon.notice(line) }
         loop.watch(signals.readDescriptor) {
             while let signal = signals.next() { daemon.requestShutdown(reason: "\(signal)") }
         }
+        // Engine xruns as `EVENT xrun`, looked at twice a second.
+        var nextXrunCheck = loop.clock.now
+        loop.addTimer(deadline: { nextXrunCheck }, fire: { now in
+            nextXrunCheck = now + .milliseconds(500)
+            let count = assembly.newXruns()
+            if count > 0 { daemon.broadcast(ApplianceEvent(.xrun, "\(count)")) }
+        })
         daemon.installTimers()
+        let server = try startConsole(daemon: daemon, paths: paths, loop: loop)
         daemon.ready()
         loop.run()
         daemon.shutdown()
+        server.close()
         withExtendedLifetime(lock) {}
     }
+}
+
+extension RunCommand {
+    /// The console: stdin/stdout (libedit on a terminal, plain lines otherwise) or `--console DEV`, and the
+    /// control socket for `appliance ctl`. The end of standard input (a script that ran out, ^D) shuts the
+    /// appliance down; a serial console that hangs up does not (the socket still serves).
+    func startConsole(daemon: ApplianceDaemon, paths: DaemonPaths, loop: ControlLoop) throws -> ConsoleServer {
+        let server = ConsoleServer(loop: loop) { command, connection in
+            daemon.dispatch(command) { on in connection.eventsEnabled = on }
+        }
+        daemon.broadcast = { event in server.broadcast(event) }
+        if let device = console {
+            do { try server.attachSerial(path: device, baud: baud) } catch { throw RunError("console \(device): \(error)") }
+            server.onConsoleEnd = { _ in daemon.log.warning("console \(device) hung up; the control socket still serves") }
+        } else {
+            for line in daemon.notices { StandardStream.output.write(line + "\n") }
+            server.attachStandardStreams()
+            server.onConsoleEnd = { _ in daemon.requestShutdown(reason: "end of console input") }
+        }
+        do { try server.listen(path: paths.socket) } catch { throw RunError("control socket \(paths.socket): \(error)") }
+        return server
+    }
+}
+
+/// Events from any thread, to wherever the console sends them once it is up.
+final class EventFanout: Sendable {
+    private let target = Mutex<EventSink>({ _ in })
+    var sink: EventSink {
+        get { target.withLock { $0 } }
+        set { target.withLock { $0 = newValue } }
+    }
+    func send(_ event: ApplianceEvent) { sink(event) }
 }
 
 /// A start-up failure: one line, exit status 1.

@@ -1,0 +1,187 @@
+import Board
+import Codec8_24
+import HAL
+import Queue
+
+/// Puts a running appliance together on a board: the assembled board (codec powered up pop-free), the
+/// render engine on the board's PCMs, and the subsystems on it (player, recorder, volume/route). The one
+/// place that knows which concrete class plays which part; the daemon only sees `DaemonParts`.
+final class ApplianceAssembly {
+    /// The engine's device format: 32-bit containers (24-bit codecs left-justify into them), 48 kHz stereo,
+    /// 10 ms periods, four of them.
+    static let rate = 48_000
+    static let periodFrames = 480
+    static let periodCount = 4
+
+    let board: AssembledDaemonBoard
+    let engine: RenderEngine
+    let callbacks: AudioQueueCallbackThread
+    let parts: DaemonParts
+    private let startedAt: Timestamp
+    private let gain: EngineGain
+    private var lastXruns = 0
+
+    init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
+         log: ServiceLog, events: @escaping EventSink) throws(DaemonError) {
+        let assembled: AssembledBoard
+        do {
+            assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
+        } catch {
+            throw .board("\(config.name): \(error)")
+        }
+        board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
+        try board.powerUp()
+        let configuration = PCMConfiguration(format: .s32LE, rate: Self.rate, channels: 2, periodFrames: Self.periodFrames,
+                                             periodCount: Self.periodCount, allowsNearestRate: pcm != nil)
+        let playback: any PCMDevice
+        do { playback = try assembled.pcms.openPlayback(configuration) } catch { throw .device("\(error)") }
+        let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
+        do {
+            engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: false))
+            callbacks = try AudioQueueCallbackThread(name: "queues", pollInterval: .milliseconds(10))
+        } catch {
+            throw .device("cannot start the audio engine: \(error)")
+        }
+        let recordingsDirectory = paths.recordings
+        let recorder = RecordingService(directory: recordingsDirectory, loop: loop, host: capture == nil ? nil : engine,
+                                        settings: settings, events: events)
+        let library = MediaLibrary(mediaDirectory: paths.media, recordingsDirectory: recordingsDirectory) { [weak recorder] path in
+            recorder?.isRecording == true && path.hasPrefix(recordingsDirectory)
+        }
+        let player = PlaybackService(library: library, host: engine, callbackThread: callbacks, loop: loop,
+                                     settings: settings, events: events, seed: UInt64(loop.clock.now.nanoseconds))
+        var inputs: [CodecInput: PCMCapabilities] = [:]
+        if let capture {
+            for input in assembled.codec.codec.capabilities.inputs { inputs[input] = capture.capabilities }
+        }
+        var hooks = AudioHooks()
+        let engine = self.engine
+        let gain = EngineGain(engine: engine)
+        self.gain = gain
+        hooks.setFineGain = { gain.setFineGain($0) }
+        hooks.setPreset = { gain.setPreset($0) }
+        hooks.setAmplifier = { on in
+            do { try assembled.amplifier?.set(on: on) } catch { log.warning("amplifier: \(error)") }
+        }
+        hooks.pausePlayback = { [weak player] in player?.pauseForRouteChange() }
+        hooks.isPlaying = { [weak player] in player?.isPlaying ?? false }
+        hooks.event = events
+        let audio: AudioController
+        do {
+            audio = try AudioController(board: config, codec: assembled.codec.codec,
+                                        capabilities: HardwareCapabilities(output: playback.capabilities, inputs: inputs),
+                                        hardware: HardwareSettings(sampleRate: Self.rate, ioBufferFrames: Self.periodFrames,
+                                                                   outputChannels: 2, inputChannels: capture == nil ? 0 : 2),
+                                        jack: assembled.jack?.state ?? .unplugged, settings: settings, clock: loop.clock,
+                                        hooks: hooks)
+        } catch {
+            throw .device("cannot set up the audio session: \(error)")
+        }
+        board.jackChanged = { [weak audio] event in
+            events(ApplianceEvent(.jack, "\(event.state)"))
+            audio?.jackChanged(event)
+        }
+        let buttons: ButtonInput
+        do {
+            buttons = try ButtonInput(config: config, gpio: assembled.gpio, loop: loop) { [weak player, weak recorder, weak audio] action in
+                ApplianceAssembly.route(action, player: player, recorder: recorder, audio: audio, events: events)
+            }
+        } catch {
+            throw .device("buttons: \(error)")
+        }
+        board.pressButton = { name, gesture throws(DaemonError) in
+            do throws(ButtonInputError) { try buttons.simulate(button: name, gesture: gesture) } catch {
+                switch error.consoleCode {
+                case .notFound: throw .notFound("\(error)")
+                case .denied: throw .denied("\(error)")
+                default: throw .device("\(error)")
+                }
+            }
+        }
+        startedAt = loop.clock.now
+        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons])
+        board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
+        if assembled.pcms.loopback != nil {
+            board.signalCheck = { [unowned self] in
+                // The tone at unity gain and flat, whatever the volume and EQ are; put back afterwards.
+                gain.bypass(true)
+                defer { gain.bypass(false) }
+                return LoopbackToneCheck.run(engine: self.engine, clock: loop.clock)
+            }
+        }
+        for line in audio.restore() { log.info(line) }
+        do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+    }
+
+    /// A button action, on the loop: remote events to the recorder (record button), the player (transport)
+    /// or the volume, whichever takes it; the shift chord's marker; encoder detents as volume steps.
+    static func route(_ action: ButtonAction, player: (any PlayerControl)?, recorder: (any RecorderControl)?,
+                      audio: (any AudioControl)?, events: EventSink) {
+        switch action {
+        case .remote(let event, let gesture):
+            events(ApplianceEvent(.button, "\(gesture.button) \(gesture.gesture) \(event)"))
+            if recorder?.handle(event) == true || player?.handle(event) == true { return }
+            _ = audio?.handle(event)
+        case .chord(let chord, let gesture):
+            events(ApplianceEvent(.button, "shift+\(gesture.button) \(gesture.gesture) \(chord)"))
+            switch chord {
+            case .marker: _ = recorder?.perform(.mark(nil))
+            }
+        case .encoder(let name, let role, let steps, _):
+            events(ApplianceEvent(.button, "\(name) \(steps > 0 ? "+" : "")\(steps)"))
+            switch role {
+            case .volume: audio?.nudgeVolume(steps: steps)
+            }
+        case .gesture(let gesture):
+            events(ApplianceEvent(.button, "\(gesture.button) \(gesture.gesture)"))
+        }
+    }
+
+    /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline.
+    func statsLines(now: Timestamp) -> [String] {
+        let seconds = Double((now - startedAt).components.seconds) + Double((now - startedAt).components.attoseconds) / 1e18
+        let played = engine.timeline.playedFrames
+        let actual = seconds > 0 ? Double(played) / seconds : 0
+        return ["xruns: \(engine.xruns)",
+                "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
+                "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+    }
+
+    /// The engine's fine gain and software EQ as the audio controls set them, put aside for `selftest`.
+    final class EngineGain {
+        let engine: RenderEngine
+        private var fineGain = Fixed824.one
+        private var preset = EQPreset.flat
+        private var bypassed = false
+        init(engine: RenderEngine) { self.engine = engine }
+
+        func setFineGain(_ value: Fixed824) {
+            fineGain = value
+            if !bypassed { engine.setFineGain(value) }
+        }
+
+        func setPreset(_ value: EQPreset) {
+            preset = value
+            if !bypassed { engine.setPreset(value) }
+        }
+
+        func bypass(_ on: Bool) {
+            bypassed = on
+            engine.setFineGain(on ? .one : fineGain)
+            engine.setPreset(on ? .flat : preset)
+        }
+    }
+
+    /// New xruns since the last call, for `EVENT xrun`.
+    func newXruns() -> Int {
+        let now = engine.xruns
+        defer { lastXruns = now }
+        return now - lastXruns
+    }
+
+    /// Stops the engine (a short fade out) and the queue thread; the board powers down after this.
+    func stop() {
+        _ = engine.stop(.drop)
+        callbacks.end()
+    }
+}

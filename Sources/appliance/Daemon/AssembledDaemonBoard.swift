@@ -1,0 +1,129 @@
+import Board
+import HAL
+
+/// The board part's `AssembledBoard` as the daemon drives it: power, the simulated jack, `board`, `selftest`'s
+/// codec check, and the board's own time (the simulated clock pump, the jack's debounce) as a subsystem
+/// ticked on the control loop.
+final class AssembledDaemonBoard: DaemonBoard, Subsystem {
+    let board: AssembledBoard
+    let log: ServiceLog
+    /// Jack changes, on the loop's thread (the route policy's input).
+    var jackChanged: (JackEvent) -> Void = { _ in }
+    /// Simulated presses (the buttons part's ButtonInput), when present.
+    var pressButton: ((String, SimulatedGesture) throws(DaemonError) -> Void)?
+    /// `selftest`'s tone out and back, where the board loops output to input.
+    var signalCheck: (() -> SelfTestCheck)?
+    /// Extra `stats` lines (the engine's).
+    var engineStats: () -> [String] = { [] }
+
+    init(board: AssembledBoard, loop: ControlLoop, log: ServiceLog) {
+        self.board = board
+        self.log = log
+        let owner = LoopBound(self)
+        board.onJackEvent { event in loop.post { owner.value?.jackChanged(event) } }
+    }
+
+    var name: String { board.config.name }
+    var isSimulated: Bool { board.isSimulated }
+
+    var descriptionLines: [String] {
+        var lines = ["board: \(board.config.name) (\(board.config.description))",
+                     "codec: \(board.codec.chip.rawValue) on \(board.isSimulated ? "its simulated twin" : "/dev/i2c-\(board.config.codec.bus)")",
+                     "playback: \(board.pcms.playbackName)", "capture: \(board.pcms.captureName ?? "none")",
+                     "jack: \(board.jack.map { "\($0.state)" } ?? "not sensed")",
+                     "buttons: " + (board.config.buttons.isEmpty ? "none" : board.config.buttons.map(\.name).joined(separator: ", "))]
+        if let amplifier = board.amplifier { lines.append("amplifier: \(amplifier)") }
+        return lines
+    }
+
+    var statsLines: [String] { engineStats() }
+
+    func powerUp() throws(DaemonError) {
+        do { try board.powerUp(sampleRate: 48_000, wordLength: 24) } catch { throw .device("\(error)") }
+    }
+
+    func powerDown() -> String? {
+        defer { board.shutdown() }
+        do { try board.powerDown() } catch { return "\(error)" }
+        return nil
+    }
+
+    func simulateJack(_ state: JackState) throws(DaemonError) {
+        guard isSimulated else { throw .denied("jack in|out drives the simulated board only (this is \(name))") }
+        do {
+            // The jack detector's GPIO debounce keeps deadlines of its own that `board.nextDeadline` does not
+            // show: tick every few milliseconds until well after the plug's bounce (debounce and the headset
+            // decision included).
+            settleUntil = try board.simulateJack(state) + .seconds(1)
+        } catch {
+            throw .device("\(error)")
+        }
+    }
+
+    func simulateButton(_ button: String, _ gesture: SimulatedGesture) throws(DaemonError) {
+        let names = board.config.buttons.map(\.name)
+        guard names.contains(button) else {
+            throw .notFound("no button '\(button)' on \(name); buttons: \(names.joined(separator: ", "))")
+        }
+        guard isSimulated else { throw .denied("button presses are simulated on the simulated board only (this is \(name))") }
+        guard let pressButton else { throw .notAvailable("simulated buttons are not part of this build yet") }
+        try pressButton(button, gesture)
+    }
+
+    /// The codec's registers against the driver's cache: on a chip that reads back, every readable,
+    /// non-volatile register the cache holds is read over I2C; on the simulated twin of a write-only chip,
+    /// the twin's registers are compared instead.
+    func selfTest() -> [SelfTestCheck] {
+        [codecCheck()] + (signalCheck.map { [$0()] } ?? [])
+    }
+
+    private func codecCheck() -> SelfTestCheck {
+        let codec = board.codec
+        var compared = 0
+        var mismatches: [String] = []
+        for address in codec.registerMap.definitions.keys.sorted() {
+            guard let definition = codec.registerMap.definitions[address], !definition.isVolatile,
+                  let cached = codec.registers.cachedValue(address) else { continue }
+            let actual: RegisterValue?
+            if codec.bus.layout.isReadable && definition.access != .writeOnly {
+                actual = try? codec.bus.read(address)
+                if actual == nil { return SelfTestCheck(name: "codec", passed: false, detail: "\(definition.name) did not answer on I2C") }
+            } else if let model = codec.model {
+                actual = model.bus.registerValue(address)
+            } else {
+                continue
+            }
+            compared += 1
+            if actual != cached { mismatches.append("\(definition.name) is 0x\(String(actual ?? 0, radix: 16)), expected 0x\(String(cached, radix: 16))") }
+        }
+        guard compared > 0 else {
+            return SelfTestCheck(name: "codec", passed: true, detail: "write-only chip: nothing to read back")
+        }
+        return SelfTestCheck(name: "codec", passed: mismatches.isEmpty,
+                             detail: mismatches.isEmpty ? "\(compared) registers as the driver set them"
+                                                        : mismatches.prefix(3).joined(separator: "; "))
+    }
+
+    // MARK: Subsystem
+
+    var statusLines: [String] {
+        ["jack: \(board.jack.map { "\($0.state)" } ?? "not sensed")"]
+    }
+
+    /// Until when a simulated change still needs frequent ticks.
+    private var settleUntil: Timestamp?
+    static let settleInterval = Duration.milliseconds(5)
+
+    var nextDeadline: Timestamp? {
+        guard let settleUntil else { return board.nextDeadline }
+        let soon = board.gpio.clock.now + Self.settleInterval
+        return min(board.nextDeadline ?? soon, soon)
+    }
+
+    func tick(now: Timestamp) {
+        if let until = settleUntil, now > until { settleUntil = nil }
+        do { try board.tick() } catch { log.warning("board: \(error)") }
+    }
+
+    func shutdown() {}
+}

@@ -1,0 +1,131 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// `appliance run --board simulated` driven through its console as a user (or a script) would: lines typed on
+/// standard input, replies read up to their final `OK` / `ERR` line.
+@Suite(.serialized) struct ApplianceConsoleTests {
+    /// A media directory with one 10 s, 440 Hz stereo WAV made by sox (the reference tool), or nil without sox.
+    static func mediaWithTone() throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sox") else { return nil }
+        let media = NSTemporaryDirectory() + "appliance-media-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        _ = try ApplianceConsoleTests.check("/usr/bin/sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", media + "/tone.wav",
+                                                             "synth", "10", "sine", "440", "vol", "0.5"])
+        return media
+    }
+
+    static func check(_ tool: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The README's walk-through (the issue's "Done when"), each answered with OK, then `shutdown` exits 0.
+    @Test func theNewcomersWalkThroughAnswersOKToEveryLine() throws {
+        guard let media = try Self.mediaWithTone() else { return }
+        let daemon = try DaemonProcess(arguments: ["--board", "simulated", "--media", media])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        for line in ["play", "vol 40", "eq rock", "button remote double", "jack out", "record --seconds 3", "ls", "stats"] {
+            let reply = daemon.command(line)
+            #expect(reply?.last == "OK", "\(line): \(reply ?? ["(no reply)"]) stderr: \(daemon.standardError)")
+            if line == "ls" { #expect(reply?.contains { $0.contains("tone.wav") } == true, "\(reply ?? [])") }
+            if line == "stats" { #expect(reply?.contains { $0.hasPrefix("xruns: ") } == true, "\(reply ?? [])") }
+        }
+        #expect(daemon.command("shutdown")?.last == "OK")
+        #expect(daemon.waitForExit() == 0, "stderr: \(daemon.standardError)")
+    }
+
+    /// Garbage never kills the console: binary bytes and an overlong line get `ERR input`, an unknown word
+    /// `ERR unknown`, and the next command is answered as usual.
+    @Test func badInputIsRefusedAndTheApplianceStillAnswers() throws {
+        let daemon = try DaemonProcess(arguments: [])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(daemon.command("\u{01}\u{02}\u{7f}garbage")?.last?.hasPrefix("ERR input ") == true)
+        #expect(daemon.command(String(repeating: "x", count: 5_000))?.last?.hasPrefix("ERR input ") == true)
+        #expect(daemon.command("frobnicate")?.last?.hasPrefix("ERR unknown ") == true)
+        #expect(daemon.command("vol loud")?.last?.hasPrefix("ERR usage ") == true)
+        #expect(daemon.command("status")?.last == "OK")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// Every command of the grammar gets exactly one final line (OK or ERR), never silence or a crash.
+    @Test func everyCommandIsAnswered() throws {
+        guard let media = try Self.mediaWithTone() else { return }
+        let daemon = try DaemonProcess(arguments: ["--media", media])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        let lines = ["help", "help vol", "status", "play tone.wav", "pause", "resume", "seek 2", "seek +1", "next", "prev",
+                     "repeat all", "repeat", "shuffle on", "shuffle off", "stop", "ls", "vol", "vol 50", "vol +5", "vol -5",
+                     "vol -12dB", "mute", "mute off", "eq", "eq list", "eq show", "eq jazz", "route", "route speaker",
+                     "route auto", "input", "input mic", "meter", "sounds", "board", "stats", "selftest", "jack in",
+                     "jack out", "button remote click", "button remote hold", "record --seconds 1", "mark", "stop",
+                     "events on", "events off", "rm nothing-here.wav", "play ../etc/passwd"]
+        for line in lines {
+            let reply = daemon.command(line)
+            let last = reply?.last ?? ""
+            #expect(last == "OK" || last.hasPrefix("ERR "), "\(line): \(reply ?? ["(no reply)"])")
+        }
+        #expect(daemon.command("play ../etc/passwd")?.last?.hasPrefix("ERR denied ") == true)
+        #expect(daemon.stop() == 0)
+    }
+
+    /// Route policy: pulling the headphones while playing pauses (as a phone does); `status` says so.
+    @Test func unpluggingDuringPlaybackPauses() throws {
+        guard let media = try Self.mediaWithTone() else { return }
+        let daemon = try DaemonProcess(arguments: ["--media", media])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        /// Asks `status` until it shows `line` (the jack's debounce takes tens of milliseconds), up to 5 s.
+        func waitForStatus(_ line: String) -> Bool {
+            for _ in 0..<250 {
+                if daemon.command("status")?.contains(line) == true { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+        #expect(daemon.command("jack in")?.last == "OK")
+        #expect(waitForStatus("jack: headphones"))
+        #expect(daemon.command("play tone.wav")?.last == "OK")
+        #expect(waitForStatus("player: playing"))
+        #expect(daemon.command("jack out")?.last == "OK")
+        #expect(waitForStatus("player: paused"), "\(daemon.command("status") ?? [])")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A power cut (SIGKILL) mid-recording: the next start repairs the take and says so; the file then
+    /// opens for sox (the reference reader).
+    @Test func aRecordingCutBySIGKILLIsRecoveredAtTheNextStart() throws {
+        let first = try DaemonProcess(arguments: [])
+        _ = try #require(first.waitUntilReady(), "no READY=1; stderr: \(first.standardError)")
+        #expect(first.command("record")?.last == "OK")
+        usleep(1_500_000)
+        kill(first.pid, SIGKILL)
+        _ = first.waitForExit()
+        let second = try DaemonProcess(arguments: [], stateDirectory: first.stateDirectory)
+        _ = try #require(second.waitUntilReady(), "no READY=1; stderr: \(second.standardError)")
+        #expect(second.standardError.contains("recovered"), "\(second.standardError)")
+        let takes = try FileManager.default.contentsOfDirectory(atPath: first.stateDirectory + "/recordings")
+        #expect(!takes.isEmpty)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/soxi"), let take = takes.first {
+            #expect(try Self.check("/usr/bin/soxi", [first.stateDirectory + "/recordings/" + take]) == 0)
+        }
+        #expect(second.stop() == 0)
+    }
+
+    /// `appliance ctl` speaks the console grammar over the control socket of the running appliance.
+    @Test func ctlReachesTheRunningAppliance() throws {
+        let daemon = try DaemonProcess(arguments: [])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        let result = try DaemonProcess.runOnce(["ctl", "--socket", daemon.stateDirectory + "/control.sock", "vol 40"],
+                                               environment: [:])
+        #expect(result.status == 0, "\(result.stderr)")
+        let refused = try DaemonProcess.runOnce(["ctl", "--socket", daemon.stateDirectory + "/control.sock", "frobnicate"],
+                                                environment: [:])
+        #expect(refused.status == 1)
+        #expect(daemon.stop() == 0)
+    }
+}
