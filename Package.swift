@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "CSignalFD", path: "Sources/HAL/C/CSignalFD"),
         // libedit (BSD licence) for the console's line editing; never GNU readline (GPL).
         .target(name: "CEdit", path: "Sources/HAL/C/CEdit", linkerSettings: [.linkedLibrary("edit")]),
-        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C", "CSignalFD", "CEdit"], exclude: ["C"]),
+        .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C", "CEdit", "CSignalFD"], exclude: ["C"]),
         .target(name: "Board", dependencies: ["HAL"]),
         .target(name: "Queue", dependencies: ["HAL", "Codec8_24"]),
         .executableTarget(

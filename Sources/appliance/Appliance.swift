@@ -9,7 +9,7 @@ struct Appliance: ParsableCommand {
         abstract: "Firmware for headless audio appliances on Raspberry Pi-class boards with an I2S codec HAT.",
         subcommands: [EQCommand.self, InfoCommand.self, ConvertCommand.self, RenderCommand.self, BoardCommand.self,
                       CodecCommand.self, HALCommand.self, SoundsCommand.self, PlayCommand.self, RunCommand.self,
-                      CtlCommand.self, ButtonsCommand.self]
+                      ButtonsCommand.self, CtlCommand.self]
     )
 
     /// Runs the command; a mistake gets one line on stderr (what is wrong, and where to look) and a non-zero

@@ -9,6 +9,7 @@ static char *finished_line = NULL;
 static int line_ended = 0;
 static FILE *in_stream = NULL;
 static FILE *out_stream = NULL;
+static char *saved_prompt = NULL;
 
 // libedit calls this with the line (malloc'd) or NULL at the end of input.
 static void line_handler(char *line) {
@@ -37,6 +38,8 @@ int cedit_start(int input_fd, int output_fd, const char *prompt, int history_siz
     struct winsize size;
     if (ioctl(output_fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0 || size.ws_row == 0) rl_set_screen_size(24, 80);
     if (history_size > 0) stifle_history(history_size);
+    free(saved_prompt);
+    saved_prompt = strdup(prompt);
     rl_callback_handler_install(prompt, line_handler);
     return 0;
 }
@@ -51,7 +54,12 @@ cedit_status cedit_read_character(void) {
         line_ended = 0;
         return CEDIT_END;
     }
-    return finished_line != NULL ? CEDIT_LINE : CEDIT_PENDING;
+    if (finished_line == NULL) return CEDIT_PENDING;
+    // libedit 3.1 leaves its unbuffered (character-at-a-time) mode after delivering a line, and the terminal
+    // in canonical mode: the kernel would then echo cursor keys as ^[[D and hold the next line until Enter.
+    // Installing the handler again puts both back (and draws the prompt).
+    rl_callback_handler_install(saved_prompt, line_handler);
+    return CEDIT_LINE;
 }
 
 char *cedit_take_line(void) {
@@ -69,9 +77,6 @@ void cedit_print_above(const char *text) {
     fputs("\r\033[K", out_stream);
     fputs(text, out_stream);
     fflush(out_stream);
-    // Known limit (libedit 3.1-20221030): this draws the prompt again, but not the half-typed line, which
-    // libedit still holds (the next key shows it again; Enter sends it whole). rl_redisplay's pushed ^R
-    // would start a history search in the emacs keymap instead.
     rl_forced_update_display();
 }
 
@@ -80,6 +85,8 @@ void cedit_stop(void) {
     free(finished_line);
     finished_line = NULL;
     line_ended = 0;
+    free(saved_prompt);
+    saved_prompt = NULL;
     // The streams are over duplicates of the caller's descriptors: closing them leaves the caller's open.
     if (in_stream != NULL) fclose(in_stream);
     if (out_stream != NULL) fclose(out_stream);
