@@ -78,6 +78,17 @@ import Testing
         #expect(rig.daemon.dispatch(.button(name: "nope", gesture: .click)).finalLine.hasPrefix("ERR not-found "))
     }
 
+    /// `sounds` lists the built-in sounds; `sounds click` plays one over the engine and the loop's service
+    /// sees it end; an unknown name is `ERR not-found`.
+    @Test func systemSoundsAreListedAndPlayed() throws {
+        let rig = try Rig()
+        #expect(rig.daemon.dispatch(.sounds(nil)) == .ok(["click", "alert", "record-start", "record-stop", "error"]))
+        #expect(rig.daemon.dispatch(.sounds("click")) == .ok())
+        #expect(rig.daemon.dispatch(.status).lines.contains("sounds: 1 playing"))
+        #expect(rig.turn { rig.daemon.dispatch(.status).lines.contains("sounds: 0 playing") })
+        #expect(rig.daemon.dispatch(.sounds("trumpet")).finalLine.hasPrefix("ERR not-found no sound 'trumpet'"))
+    }
+
     /// `selftest`: the WM8960 twin's registers equal what the driver cached after power-up, and a tone comes
     /// back through the simulated card's loopback at its level and frequency.
     @Test func selftestFindsTheCodecAsTheDriverSetIt() throws {

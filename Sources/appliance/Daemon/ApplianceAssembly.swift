@@ -63,6 +63,9 @@ final class ApplianceAssembly {
         hooks.setAmplifier = { on in
             do { try assembled.amplifier?.set(on: on) } catch { log.warning("amplifier: \(error)") }
         }
+        let sounds: SystemSounds
+        do { sounds = try SystemSounds(host: engine, clock: loop.clock) } catch { throw .device("system sounds: \(error)") }
+        hooks.systemSounds = { [weak sounds] allowed in sounds?.setAllowed(allowed) }
         hooks.pausePlayback = { [weak player] in player?.pauseForRouteChange() }
         hooks.isPlaying = { [weak player] in player?.isPlaying ?? false }
         hooks.event = events
@@ -99,7 +102,8 @@ final class ApplianceAssembly {
             }
         }
         startedAt = loop.clock.now
-        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons])
+        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons, sounds],
+                            sounds: { [weak sounds] name in sounds?.reply(name) ?? .error(.state, "no system sounds") })
         board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
         if assembled.pcms.loopback != nil {
             board.signalCheck = { [unowned self] in

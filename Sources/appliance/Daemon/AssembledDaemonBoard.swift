@@ -114,13 +114,17 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     private var settleUntil: Timestamp?
     static let settleInterval = Duration.milliseconds(5)
 
+    /// The next settling tick: a fixed time once set (one that moved with the clock would never come).
+    private var nextSettle: Timestamp?
+
     var nextDeadline: Timestamp? {
-        guard let settleUntil else { return board.nextDeadline }
-        let soon = board.gpio.clock.now + Self.settleInterval
-        return min(board.nextDeadline ?? soon, soon)
+        guard settleUntil != nil else { return board.nextDeadline }
+        if nextSettle == nil { nextSettle = SystemClock.shared.now + Self.settleInterval }
+        return [board.nextDeadline, nextSettle].compactMap { $0 }.min()
     }
 
     func tick(now: Timestamp) {
+        nextSettle = nil
         if let until = settleUntil, now > until { settleUntil = nil }
         do { try board.tick() } catch { log.warning("board: \(error)") }
     }
