@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "RealtimeProbe", path: "Tests/RealtimeProbe", linkerSettings: [.linkedLibrary("dl")]),
         .testTarget(name: "Codec8_24Tests", dependencies: ["Codec8_24", "TestSupport"]),
         .testTarget(name: "HALTests", dependencies: ["HAL", "TestSupport"]),
-        .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board", "TestSupport", "RealtimeProbe"], exclude: ["Fixtures"]),
         .testTarget(name: "QueueTests", dependencies: ["Queue", "HAL", "TestSupport", "RealtimeProbe"], exclude: ["Fixtures"]),
         .testTarget(name: "applianceTests", dependencies: ["appliance", "HAL", "TestSupport"]),
     ],

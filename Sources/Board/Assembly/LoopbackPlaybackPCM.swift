@@ -21,7 +21,8 @@ final class LoopbackPlaybackPCM: PCMDevice, @unchecked Sendable {
 
     func write(_ frames: UnsafeRawBufferPointer) throws(PCMError) -> Int {
         let written = try device.write(frames)
-        tap.put(UnsafeRawBufferPointer(rebasing: frames.prefix(written * parameters.bytesPerFrame)))
+        tap.put(UnsafeRawBufferPointer(rebasing: frames.prefix(written * parameters.bytesPerFrame)),
+                frameBytes: parameters.bytesPerFrame)
         return written
     }
 

@@ -45,32 +45,12 @@ public final class ServiceNotifier {
     /// Sends the lines as one datagram.
     public func send(_ assignments: [String]) throws(SystemError) {
         guard let socketPath else { return }
-        let message = Array(assignments.joined(separator: "\n").utf8)
-        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { throw SystemError.current("open a datagram socket", path: socketPath) }
-        let owner = FileDescriptor(adopting: socket, path: socketPath)
-        let descriptor = owner.rawValue
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var name = Array(socketPath.utf8)
-        if name.first == UInt8(ascii: "@") { name[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard name.count < capacity else {
+        do throws(UnixSocketError) {
+            try UnixSocket.sendDatagram(Array(assignments.joined(separator: "\n").utf8), to: socketPath)
+        } catch .system(let error) {
+            throw error
+        } catch {
             throw SystemError("send to the notify socket", path: socketPath, errno: Errno(ENAMETOOLONG))
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            for (index, byte) in name.enumerated() { path[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + name.count)
-        let sent = message.withUnsafeBytes { bytes in
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                    Glibc.sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), generic, length)
-                }
-            }
-        }
-        let failure = sent == message.count ? nil : SystemError.current("send to the notify socket", path: socketPath)
-        do throws(SystemError) { try owner.close() } catch {}
-        if let failure { throw failure }
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// The socket calls (Unix domain, stream): thin wrappers like the rest of `Syscalls`.
+/// The socket calls (Unix domain, stream and datagram): thin wrappers like the rest of `Syscalls`.
 extension Syscalls {
     static func socket(_ domain: Int32, _ type: Int32, _ protocolNumber: Int32) -> Int32 {
         Glibc.socket(domain, type, protocolNumber)
@@ -35,6 +35,12 @@ extension Syscalls {
     /// the daemon.
     static func send(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         Glibc.send(descriptor, buffer, count, Int32(MSG_NOSIGNAL))
+    }
+
+    /// sendto(2), `MSG_NOSIGNAL` as `send`: one datagram to `address`.
+    static func sendto(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int,
+                       _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int {
+        Glibc.sendto(descriptor, buffer, count, Int32(MSG_NOSIGNAL), address, length)
     }
 
     static func setsockopt(_ descriptor: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32 {

@@ -54,7 +54,7 @@ public final class UnixSocket: @unchecked Sendable {
 
     /// Connects to a listener at `path`: `noListener` when there is none (no file, or a stale one).
     public static func connect(path: String) throws(UnixSocketError) -> UnixSocket {
-        let socket = UnixSocket(try makeSocket(path: path, flags: 0), path: path, isListener: false)
+        let socket = UnixSocket(try makeSocket(path: path), path: path, isListener: false)
         while true {
             let result = try withAddress(path) { address, length in Syscalls.connect(socket.descriptor, address, length) }
             if result == 0 { break }
@@ -74,6 +74,22 @@ public final class UnixSocket: @unchecked Sendable {
         }
         return (UnixSocket(descriptors[0], path: "", isListener: false),
                 UnixSocket(descriptors[1], path: "", isListener: false))
+    }
+
+    /// Sends `bytes` as one datagram to the datagram socket at `path` from a socket made for it and closed
+    /// after: the sd_notify(3) way. A `path` starting with '@' names an abstract socket (unix(7)).
+    public static func sendDatagram(_ bytes: [UInt8], to path: String) throws(UnixSocketError) {
+        let socket = UnixSocket(try makeSocket(path: path, type: Int32(SOCK_DGRAM.rawValue)), path: path, isListener: false)
+        defer { socket.close() }
+        while true {
+            let sent = try withAddress(path) { address, length in
+                bytes.withUnsafeBytes { Syscalls.sendto(socket.descriptor, $0.baseAddress, $0.count, address, length) }
+            }
+            if sent == bytes.count { return }
+            let error = sent < 0 ? Errno.current : Errno(EMSGSIZE)
+            if sent < 0 && error == .interrupted { continue }
+            throw .system(SystemError("send a datagram", path: path, errno: error))
+        }
     }
 
     /// A connection waiting on the listener, or nil when none is.
@@ -141,23 +157,27 @@ public final class UnixSocket: @unchecked Sendable {
         return descriptor
     }
 
-    private static func makeSocket(path: String, flags: Int32) throws(UnixSocketError) -> Int32 {
-        let raw = Syscalls.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | flags, 0)
+    private static func makeSocket(path: String, type: Int32 = Int32(SOCK_STREAM.rawValue),
+                                   flags: Int32 = 0) throws(UnixSocketError) -> Int32 {
+        let raw = Syscalls.socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue) | flags, 0)
         guard raw >= 0 else { throw .system(.current("make a socket", path: path)) }
         return raw
     }
 
-    /// Calls `body` with `path` as a sockaddr_un.
-    private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) throws(UnixSocketError) -> Int32 {
+    /// Calls `body` with `path` as a sockaddr_un. A leading '@' names an abstract socket (unix(7)): sun_path
+    /// starts with a NUL and the name is exactly the bytes after it, so the length has no terminating NUL.
+    private static func withAddress<Result>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) throws(UnixSocketError) -> Result {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        var bytes = Array(path.utf8)
+        let isAbstract = bytes.first == UInt8(ascii: "@")
+        if isAbstract { bytes[0] = 0 }
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard !bytes.isEmpty, bytes.count < capacity else { throw .pathTooLong(path: path) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
         }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (isAbstract ? 0 : 1))
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }

@@ -1,3 +1,4 @@
+import HAL
 import Synchronization
 
 /// What the control thread asks of a render thread about one slot: plain numbers only.

@@ -1,3 +1,4 @@
+import HAL
 import Codec8_24
 import Synchronization
 

@@ -151,8 +151,7 @@ final class AudioController: AudioControl {
         save()
     }
 
-    /// The daemon says whether anything plays (before playback starts, after it stops): the speaker amplifier
-    /// follows.
+    /// Whether anything plays, from `hooks.isOutputActive`: the speaker amplifier follows.
     func outputActivity(_ active: Bool) {
         for problem in run(policy.outputActivity(active, now: clock.now)) { hooks.event(ApplianceEvent(.error, problem)) }
     }
@@ -163,10 +162,15 @@ final class AudioController: AudioControl {
          "input: \(selectedInput?.rawValue ?? "none")"]
     }
 
-    var nextDeadline: Timestamp? { [codecMuteAt, policy.nextDeadline].compactMap { $0 }.min() }
+    /// Asked before each wait of the loop, so a playback or system sound started in the turn before is seen
+    /// at once: the tick is due now, and the amplifier comes on before the first period leaves the PCM.
+    var nextDeadline: Timestamp? {
+        let activityChanged = hooks.isOutputActive() != policy.outputActive
+        return [codecMuteAt, policy.nextDeadline, activityChanged ? clock.now : nil].compactMap { $0 }.min()
+    }
 
     func tick(now: Timestamp) {
-        var problems: [String] = []
+        var problems: [String] = run(policy.outputActivity(hooks.isOutputActive(), now: now))
         if let at = codecMuteAt, at <= now {
             codecMuteAt = nil
             do throws(CodecError) { try applyVolume(policy.output, dB: policy.level) } catch { problems.append("mute: \(error)") }

@@ -18,6 +18,10 @@ struct AudioHooks {
     var pausePlayback: () -> Void = {}
     /// Whether the player is playing now (`PlayerControl.isPlaying`).
     var isPlaying: () -> Bool = { false }
+    /// Whether anything may sound now (the player plays, a system sound sounds), asked on the loop before each
+    /// wait: the speaker amplifier follows it, off after `RoutePolicy.amplifierIdleTimeout` of silence. The
+    /// default, always true, keeps the amplifier on whenever the speaker is the route.
+    var isOutputActive: () -> Bool = { true }
     /// Asynchronous `EVENT` lines.
     var event: EventSink = { _ in }
 

@@ -68,6 +68,7 @@ final class ApplianceAssembly {
         hooks.systemSounds = { [weak sounds] allowed in sounds?.setAllowed(allowed) }
         hooks.pausePlayback = { [weak player] in player?.pauseForRouteChange() }
         hooks.isPlaying = { [weak player] in player?.isPlaying ?? false }
+        hooks.isOutputActive = { [weak player, weak sounds] in player?.isPlaying == true || (sounds?.player.playsInProgress ?? 0) > 0 }
         hooks.event = events
         let audio: AudioController
         do {

@@ -75,4 +75,18 @@ struct UnixSocketTests {
         try a.send([1, 2, 3])
         #expect(try b.receive() == [1, 2, 3])
     }
+
+    /// unix(7): an abstract socket address has sun_path[0] == 0 and the name is the following bytes, as many
+    /// as the address length says (no terminating NUL counts). The test socket is bound that way by hand
+    /// (`ServiceNotifierTests.Listener`); a datagram sent to '@name' reaches it only if the sender builds the
+    /// same address and length (with a trailing NUL counted it would be another name: ECONNREFUSED).
+    @Test func aDatagramReachesAnAbstractSocketNamedWithAnAtSign() throws {
+        let name = "appliance-datagram-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let listener = try ServiceNotifierTests.Listener(path: name, abstract: true)
+        try UnixSocket.sendDatagram(Array("READY=1".utf8), to: "@" + name)
+        #expect(listener.receive() == "READY=1")
+        #expect(throws: UnixSocketError.pathTooLong(path: "@" + String(repeating: "n", count: 108))) {
+            try UnixSocket.sendDatagram([1], to: "@" + String(repeating: "n", count: 108))
+        }
+    }
 }

@@ -13,6 +13,8 @@ final class AudioHookLog: @unchecked Sendable {
     private let entries = Mutex<[String]>([])
     private let gains = Mutex<[Fixed824]>([])
     var playing = false
+    /// What `isOutputActive` answers (true: as if never told, the amplifier stays on with the speaker).
+    var outputActive = true
 
     func note(_ entry: String) { entries.withLock { $0.append(entry) } }
     func gain(_ gain: Fixed824) { gains.withLock { $0.append(gain) } }
@@ -28,6 +30,7 @@ final class AudioHookLog: @unchecked Sendable {
         hooks.systemSounds = { self.note("sounds \($0)") }
         hooks.pausePlayback = { self.note("pause") }
         hooks.isPlaying = { self.playing }
+        hooks.isOutputActive = { self.outputActive }
         hooks.event = { self.note($0.line) }
         return hooks
     }
@@ -110,6 +113,33 @@ struct AudioControllerTests {
         // The microphone, +24 dB: R32 LMN1 | LMIC2B, R0 code (24 + 17.25) / 0.75 = 55 with zero-cross.
         #expect(rig.register(32) == 0x108 && rig.register(0) == 0x40 | 55)
         #expect(rig.controller.statusLines.contains("volume: 60% (-20.0 dB)"))
+    }
+
+    /// The speaker amplifier follows whether anything plays (RoutePolicy: off once the output was idle for
+    /// `amplifierIdleTimeout`, 10 s, a pause in between does not switch it), learnt from `isOutputActive` with
+    /// no call from the daemon: the controller's deadline is due as soon as the answer changes, so the loop
+    /// ticks it in the turn after a playback started, before that playback's first period has left the PCM.
+    @Test func theAmplifierGoesOffAfterTheIdleTimeoutAndComesOnWhenPlaybackStarts() throws {
+        let rig = try Self.rig()
+        #expect(rig.controller.restore() == [])
+        #expect(rig.log.log.last(where: { $0.hasPrefix("amplifier") }) == "amplifier true")   // speaker route
+        rig.log.outputActive = false                                    // nothing plays, nothing sounds
+        let idle = rig.clock.now
+        #expect(rig.controller.nextDeadline == idle)                    // due at once: the change is noticed
+        rig.controller.tick(now: idle)
+        #expect(rig.controller.nextDeadline == idle + .seconds(10))     // the 10 s idle timeout
+        rig.clock.advance(by: .milliseconds(9_900))
+        rig.controller.tick(now: rig.clock.now)
+        #expect(rig.log.log.last(where: { $0.hasPrefix("amplifier") }) == "amplifier true")   // not yet
+        rig.clock.advance(by: .milliseconds(100))
+        rig.controller.tick(now: rig.clock.now)
+        #expect(rig.log.log.last(where: { $0.hasPrefix("amplifier") }) == "amplifier false")
+        #expect(rig.controller.nextDeadline == nil)                     // off: nothing to wait for
+        rig.clock.advance(by: .seconds(60))
+        rig.log.outputActive = true                                     // playback starts
+        #expect(rig.controller.nextDeadline == rig.clock.now)           // ticked before the loop waits again
+        rig.controller.tick(now: rig.clock.now)
+        #expect(rig.log.log.last(where: { $0.hasPrefix("amplifier") }) == "amplifier true")
     }
 
     @Test func volumePercentDecibelsStepsKeysAndTheEncoder() throws {
