@@ -193,15 +193,23 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         }
     }
 
-    /// Appends interleaved frames to the take's file, and 12 dB lower to its safety track.
+    /// Appends interleaved frames to the take's file, and 12 dB lower to its safety track (scaled a block at a
+    /// time through `safety`, which is one block long while the pre-roll run may be up to 60 s).
     private func append(_ run: UnsafeBufferPointer<Fixed824>) throws {
         guard let main else { return }
         try main.writeFrames(run)
         if let safetyFile {
             let gain = Self.safetyGain
-            try safety.withUnsafeMutableBufferPointer { out in
-                for i in 0..<run.count { out[i] = run[i] * gain }
-                try safetyFile.writeFrames(UnsafeBufferPointer(rebasing: out[0..<run.count]))
+            let chunk = max(safety.count, dataFormat.channelsPerFrame)
+            if safety.count < chunk { safety = [Fixed824](repeating: .zero, count: chunk) }
+            var done = 0
+            while done < run.count {
+                let count = min(chunk, run.count - done)
+                try safety.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<count { out[i] = run[done + i] * gain }
+                    try safetyFile.writeFrames(UnsafeBufferPointer(rebasing: out[0..<count]))
+                }
+                done += count
             }
         }
         let added = Int64(run.count / dataFormat.channelsPerFrame)

@@ -56,6 +56,30 @@ struct RecordingServiceTests {
         #expect(worst <= 1.0, "worst difference \(worst) LSB")
     }
 
+    /// Regression: the pre-roll run (here 24,000 frames) is longer than one block (2,400 frames); the safety
+    /// track must scale all of it, not overrun its one-block buffer.
+    @Test func theSafetyTrackKeepsUpWithALongPreRoll() throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.5   // 24,000 frames
+        let harness = try RecorderHarness(settings: settings)
+        defer { harness.removeDirectory() }
+        #expect(harness.service.standBy().outcome == .ok)
+        try harness.periods(60)
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.1, safetyTrack: true))).outcome == .ok)
+        try harness.periods(15)
+        harness.settle()
+        harness.service.shutdown()
+        let main = try soxSamples(harness.file("\(Self.take).wav"))
+        let safety = try soxSamples(harness.file("\(Self.take)-safety.wav"))
+        // 0.5 s of pre-roll + 0.1 s = 28,800 stereo frames in both.
+        #expect(main.count == 2 * 28_800 && safety.count == main.count)
+        // -12 dB is a factor of 10^(-12/20) (the decibel's definition); within 1 LSB of 24 bits.
+        let factor = pow(10.0, -12.0 / 20.0)
+        var worst = 0.0
+        for (m, s) in zip(main, safety) { worst = max(worst, abs(Double(s >> 8) - Double(m >> 8) * factor)) }
+        #expect(worst <= 1.0, "worst difference \(worst) LSB")
+    }
+
     @Test func preRollHoldsTheSecondsBeforeThePress() throws {
         var settings = ApplianceSettings()
         settings.recording.preRollSeconds = 0.1   // 4,800 frames
