@@ -284,6 +284,44 @@ struct RecordingRefusalTests {
         #expect(harness.files == ["\(RecordingServiceTests.take).wav"])
     }
 
+    /// 21-digit numbers pass the parser's digits-only check (1e20 is 100000000000000000000) and must be refused
+    /// by the plan, not trap converting seconds to Int64 frames (1e20 s x 48 kHz > 2^63). The limits: a take or
+    /// split of at most 24 h, pre-roll 0-60 s, a vox hang of at most an hour (RecorderPlan.refusal).
+    @Test func hugeNumbersAreRefusedNotTrapped() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        for line in ["record --seconds 100000000000000000000", "record --split-minutes 100000000000000000000",
+                     "record --seconds 86401"] {
+            guard case .command(.recorder(let command)) = ConsoleParser.parse(Array(line.utf8)) else {
+                Issue.record("\(line) did not parse")
+                continue
+            }
+            let outcome = harness.service.perform(command).outcome
+            guard case .error(.usage, let message) = outcome else {
+                Issue.record("\(line): \(outcome)")
+                continue
+            }
+            #expect(message.contains("24 h"), "\(line): \(message)")
+        }
+        #expect(!harness.service.isRecording && harness.files.isEmpty)
+        let plan = RecorderPlan(sampleRate: 48_000, bytesPerFrame: 6)
+        for change in [{ (p: inout RecorderPlan) in p.limitSeconds = 1e300 }, { $0.limitSeconds = .infinity },
+                       { $0.splitSeconds = 1e300 }, { $0.splitSeconds = .nan }, { $0.preRollSeconds = 1e300 },
+                       { $0.voxHangSeconds = 1e300 }, { $0.voxHangSeconds = 3_601 }, { $0.voxThresholdDB = -.infinity }] {
+            var huge = plan
+            change(&huge)
+            #expect(huge.refusal != nil)
+            // The conversions clamp even when nobody asked for the refusal first.
+            _ = (huge.limitFrames, huge.splitFrames, huge.hangFrames, huge.preRollFrames)
+        }
+        var day = plan
+        day.limitSeconds = 86_400
+        #expect(day.refusal == nil && day.limitFrames == 86_400 * 48_000)   // 24 h x 48 kHz frames
+        // A resume position of 1e300 s is the end of the file, not a trap.
+        #expect(PlaybackOutput.Item.packet(at: 1e300, in: .linearPCM(sampleRate: 48_000, channels: 2, bits: 16)) == .max)
+        #expect(PlaybackOutput.Item.packet(at: .nan, in: .linearPCM(sampleRate: 48_000, channels: 2, bits: 16)) == 0)
+    }
+
     @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
         let harness = try RecorderHarness()
         harness.removeDirectory()
