@@ -42,6 +42,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private var metering = false
     private var nextMeter: Timestamp?
     private var lastFile: String?
+    /// The number of the newest take writer made (`makeTake`); notices from older ones only report.
+    private var takeNumber = 0
     /// Buffers of this many seconds (a 20 ms buffer as Apple's recording examples use 0.5 s for files;
     /// shorter keeps markers and the meter close to real time).
     static let bufferSeconds = 0.05
@@ -134,8 +136,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         }
         let available = storage.availableBytes(directory) ?? .max
         let now = loop.clock.now
-        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
-                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        let take = makeTake(plan: plan, output: output)
         let actions: [RecorderAction]
         do throws(RecorderRefusal) {
             actions = try take.withState { state throws(RecorderRefusal) in try state.start(plan, availableBytes: available, now: now) }
@@ -172,8 +173,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         } catch {
             return .error(.usage, error.message)
         }
-        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
-                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        let take = makeTake(plan: plan, output: output)
         do throws(RecorderRefusal) {
             try take.withState { state throws(RecorderRefusal) in try state.standBy(plan) }
         } catch {
@@ -186,6 +186,15 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         }
         standingBy = true
         return .ok(["pre-roll \(plan.preRollSeconds) s running"])
+    }
+
+    /// A take writer whose notices carry its number, so a notice posted by a take that has ended since (a
+    /// `--seconds` limit reached just before a `stop`) is not taken for the current one's.
+    private func makeTake(plan: RecorderPlan, output: TakeWriter.Output) -> TakeWriter {
+        takeNumber += 1
+        let number = takeNumber
+        return TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
+                          notify: { [self, loop] notice in loop.post { self.received(notice, fromTake: number) } })
     }
 
     /// A press during standby: the take begins at the queue's current frame, with the ring before it.
@@ -301,11 +310,15 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         finishCapture()
     }
 
-    private func received(_ notice: TakeNotice) {
+    private func received(_ notice: TakeNotice, fromTake number: Int) {
+        // A notice from an ended take still reports what happened to its files, but acts on nothing.
+        let current = take != nil && number == takeNumber
         switch notice {
         case .started(let file):
-            lastFile = file
-            recordLED(true)
+            if current {
+                lastFile = file
+                recordLED(true)
+            }
             events(ApplianceEvent(.record, "started \(file)"))
         case .split(let file):
             lastFile = file
@@ -313,9 +326,9 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         case .stopped(let file, let seconds, _):
             events(ApplianceEvent(.record, "stopped \(file) \(Self.seconds(seconds))"))
         case .endCapture:
-            finishCapture()
+            if current { finishCapture() }
         case .voxArmed:
-            recordLED(false)
+            if current { recordLED(false) }
             events(ApplianceEvent(.record, "vox armed"))
         case .voxTriggered:
             events(ApplianceEvent(.record, "vox triggered"))

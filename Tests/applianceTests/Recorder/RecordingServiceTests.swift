@@ -322,6 +322,29 @@ struct RecordingRefusalTests {
         #expect(PlaybackOutput.Item.packet(at: .nan, in: .linearPCM(sampleRate: 48_000, channels: 2, bits: 16)) == 0)
     }
 
+    /// A take's `--seconds` limit notice still on its way to the loop when the take is stopped and the next
+    /// one started must not end the next one.
+    @Test func aStaleLimitNoticeDoesNotEndTheNextTake() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.05))).outcome == .ok)
+        // 0.05 s = 2,400 frames = 5 periods of 480: the writer reaches the limit and posts its notices, which
+        // the loop has not run yet.
+        for _ in 0..<6 {
+            try harness.engine.capture!.period()
+            harness.service.deliverCaptured()
+        }
+        _ = harness.service.stopRecording()
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        harness.settle()   // now the first take's notices arrive
+        #expect(harness.service.isRecording)
+        #expect(harness.service.statusLines.first == "recorder: recording")
+        try harness.periods(5)
+        #expect(harness.service.isRecording)
+        #expect(harness.service.stopRecording().outcome == .ok)
+        harness.settle()
+    }
+
     @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
         let harness = try RecorderHarness()
         harness.removeDirectory()
