@@ -102,7 +102,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
                                             isBigEndian: type == .aiff)
         let plan = RecorderPlan(
             sampleRate: Double(rate), bytesPerFrame: format.bytesPerPacket,
-            voxThresholdDB: options.voxThresholdDB, voxHangSeconds: saved.voxHangSeconds,
+            voxThresholdDB: options.voxThresholdDB ?? (options.voxAtSavedThreshold ? saved.voxThresholdDB : nil),
+            voxHangSeconds: saved.voxHangSeconds,
             preRollSeconds: saved.preRollSeconds, splitSeconds: options.splitSeconds ?? saved.splitSeconds,
             splitBytes: options.splitBytes ?? saved.splitBytes, limitSeconds: options.seconds,
             minimumFreeBytes: saved.minimumFreeBytes)

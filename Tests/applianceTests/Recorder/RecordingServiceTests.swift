@@ -186,6 +186,25 @@ struct RecordingServiceTests {
         #expect(samples == [Int32](repeating: 0, count: 2 * 4_800) + expectedSamples(24_000..<28_800))
     }
 
+    /// `record --vox` without a level uses the saved threshold (settings.recording.voxThresholdDB): the sine
+    /// peaks at 20·log10(0.5) = -6.0 dBFS, so a saved -3 dBFS never triggers and a saved -12 dBFS does.
+    @Test(arguments: [(-3.0, false), (-12.0, true)])
+    func bareVoxUsesTheSavedThreshold(saved: Double, triggers: Bool) throws {
+        var settings = ApplianceSettings()
+        settings.recording.voxThresholdDB = saved
+        let harness = try RecorderHarness(settings: settings)
+        defer { harness.removeDirectory() }
+        guard case .command(.recorder(let command)) = ConsoleParser.parse(Array("record --vox".utf8)) else {
+            Issue.record("record --vox did not parse")
+            return
+        }
+        #expect(harness.service.perform(command).lines == ["armed: recording starts above \(saved) dBFS"])
+        try harness.periods(10)
+        #expect(harness.eventLines.contains("EVENT record vox triggered") == triggers)
+        _ = harness.service.stopRecording()
+        harness.settle()
+    }
+
     @Test func startIsRefusedBelowTheFreeSpaceThresholdAndARecordingStopsWhenSpaceRunsOut() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
