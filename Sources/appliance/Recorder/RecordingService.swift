@@ -145,6 +145,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             if case .full = error { return .error(.full, error.message) }
             return .error(.usage, error.message)
         }
+        // Named before the capture runs, so the writer opens the file under the name the reply gives.
+        let file = plan.voxThresholdDB == nil ? take.nameFirstFile() : ""
         do {
             try run(take, host: host)
         } catch {
@@ -157,7 +159,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             return .ok(["armed: recording starts above \(plan.voxThresholdDB!) dBFS"])
         }
         recordLED(true)
-        return .ok(["recording to \(directory)"])
+        return .ok(["recording to \(file)"])
     }
 
     /// Starts the pre-roll standby when the settings ask for a pre-record buffer: the input runs into the
@@ -204,18 +206,21 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let now = loop.clock.now
         let press = queue.currentTime.sampleTime
         take.output = output
+        // Named before the press reaches the writer thread, which opens the file under this name.
+        let file = take.nameFirstFile()
         do throws(RecorderRefusal) {
             _ = try take.withState { state throws(RecorderRefusal) in
                 try state.start(plan, availableBytes: available, now: now, pressFrame: press)
             }
         } catch {
+            take.unnameFirstFile()
             if case .full = error { return .error(.full, error.message) }
             return .error(.usage, error.message)
         }
         standingBy = false
         markerCount = 0
         recordLED(true)
-        return .ok(["recording to \(directory) with \(plan.preRollSeconds) s of pre-roll"])
+        return .ok(["recording to \(file) with \(plan.preRollSeconds) s of pre-roll"])
     }
 
     /// Delivers what the input queue has captured to the writer thread now and waits for it (the thread also

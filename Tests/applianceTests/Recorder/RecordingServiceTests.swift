@@ -364,6 +364,21 @@ struct RecordingRefusalTests {
         harness.settle()
     }
 
+    /// `record` names the file it will write (local date and time, `-2` when taken: RecordingNames, as the
+    /// issue names takes), and `status` shows it at once, before the first buffer reaches the writer.
+    @Test func recordAnswersWithTheFileNameAndStatusShowsItAtOnce() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        FileManager.default.createFile(atPath: harness.file("\(RecordingServiceTests.take).wav"), contents: Data())
+        let reply = harness.service.perform(.start(RecordOptions()))
+        #expect(reply.lines == ["recording to \(RecordingServiceTests.take)-2.wav"])
+        #expect(harness.service.statusLines.prefix(2) == ["recorder: recording", "recording: \(RecordingServiceTests.take)-2 0.0 s"])
+        try harness.periods(5)
+        #expect(harness.service.stopRecording().lines == ["stopped \(RecordingServiceTests.take)-2"])
+        harness.settle()
+        #expect(harness.files == ["\(RecordingServiceTests.take)-2.wav", "\(RecordingServiceTests.take).wav"])
+    }
+
     @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
         let harness = try RecorderHarness()
         harness.removeDirectory()
