@@ -57,6 +57,19 @@ import Testing
         }
     }
 
+    /// The record LED follows the take. The simulated board names no "record" LED, so its first GPIO LED,
+    /// "status" on GPIO26 active-high (SimulatedBoard's board file), is driven: the pin high while recording.
+    @Test func theRecordLEDLineFollowsRecordAndStop() throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        let gpio = rig.assembly.board.board.gpio
+        #expect(try gpio.pinLevel(26) == false)
+        #expect(rig.daemon.dispatch(.recorder(.start(RecordOptions()))).outcome == .ok)
+        #expect(try gpio.pinLevel(26) == true)
+        #expect(rig.daemon.dispatch(.stop).outcome == .ok)
+        #expect(try gpio.pinLevel(26) == false)
+    }
+
     /// Pulling the simulated headphones reaches the real JackDetector (after its debounce) and the route
     /// policy: an `EVENT jack` and the status' jack line say unplugged.
     @Test func jackOutAndInAreDebouncedAndReported() throws {

@@ -44,7 +44,8 @@ final class ApplianceAssembly {
         }
         let recordingsDirectory = paths.recordings
         let recorder = RecordingService(directory: recordingsDirectory, loop: loop, host: capture == nil ? nil : engine,
-                                        settings: settings, events: events)
+                                        settings: settings, events: events,
+                                        recordLED: RecordLED.driver(assembled.leds, log: log))
         let library = MediaLibrary(mediaDirectory: paths.media, recordingsDirectory: recordingsDirectory) { [weak recorder] path in
             recorder?.isRecording == true && path.hasPrefix(recordingsDirectory)
         }
