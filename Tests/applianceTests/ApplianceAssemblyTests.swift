@@ -22,13 +22,13 @@ import Testing
         let events = EventRecorder()
         let directory: String
 
-        init() throws {
+        init(settings initial: ApplianceSettings = ApplianceSettings()) throws {
             directory = NSTemporaryDirectory() + "appliance-assembly-\(UUID().uuidString)"
             let paths = DaemonPaths(state: directory, runtime: directory, media: directory + "/media",
                                     recordings: directory + "/recordings", socket: directory + "/control.sock")
             try paths.createDirectories()
             loop = try ControlLoop(clock: SystemClock())
-            let settings = LiveSettings(ApplianceSettings())
+            let settings = LiveSettings(initial)
             let log = ServiceLog(prefixed: true) { _ in }
             let events = self.events
             assembly = try ApplianceAssembly(config: SimulatedBoard.config, pcm: nil, paths: paths, loop: loop,
@@ -68,6 +68,16 @@ import Testing
         #expect(try gpio.pinLevel(26) == true)
         #expect(rig.daemon.dispatch(.stop).outcome == .ok)
         #expect(try gpio.pinLevel(26) == false)
+    }
+
+    /// With a pre-record buffer configured, the recorder stands by from bring-up, so the first take after boot
+    /// has its pre-roll too (not only the takes after one has ended).
+    @Test func preRollStandbyRunsFromBringUp() throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.5
+        let rig = try Rig(settings: settings)
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        #expect(rig.assembly.parts.recorder?.statusLines.first == "recorder: pre-roll standby")
     }
 
     /// Pulling the simulated headphones reaches the real JackDetector (after its debounce) and the route

@@ -116,6 +116,7 @@ final class ApplianceAssembly {
         }
         for line in audio.restore() { log.info(line) }
         do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+        recorder.standBy()   // the pre-roll ring (when configured) fills from boot, for the first take too
     }
 
     /// A button action, on the loop: remote events to the recorder (record button), the player (transport)
