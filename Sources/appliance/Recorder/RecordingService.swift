@@ -162,11 +162,11 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         return .ok(["recording to \(file)"])
     }
 
-    /// Starts the pre-roll standby when the settings ask for a pre-record buffer: the input runs into the
-    /// ring so a press has the seconds before it. Called at bring-up and after each recording.
+    /// Starts the standby capture: the input runs (metered, so `meter` answers while idle) and, when the
+    /// settings ask for a pre-record buffer, into the ring so a press has the seconds before it. Called at
+    /// bring-up and after each recording.
     @discardableResult
     func standBy() -> ConsoleReply {
-        guard settings.value.recording.preRollSeconds > 0 else { return .ok(["no pre-roll configured"]) }
         guard take == nil else { return .error(.state, "the recorder is busy") }
         guard let host else { return .error(.device, "this board has no capture device to record from") }
         let plan: RecorderPlan
@@ -188,7 +188,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             return .error(.device, "cannot start the pre-roll capture: \(error)")
         }
         standingBy = true
-        return .ok(["pre-roll \(plan.preRollSeconds) s running"])
+        return .ok([plan.preRollSeconds > 0 ? "pre-roll \(plan.preRollSeconds) s running" : "input metered"])
     }
 
     /// A take writer whose notices carry its number, so a notice posted by a take that has ended since (a
@@ -220,7 +220,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         standingBy = false
         markerCount = 0
         recordLED(true)
-        return .ok(["recording to \(file) with \(plan.preRollSeconds) s of pre-roll"])
+        return .ok(["recording to \(file)" + (plan.preRollSeconds > 0 ? " with \(plan.preRollSeconds) s of pre-roll" : "")])
     }
 
     /// Delivers what the input queue has captured to the writer thread now and waits for it (the thread also
@@ -255,7 +255,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             nextMeter = on ? loop.clock.now : nil
             return .ok(["meter \(on ? "on" : "off")"])
         }
-        guard let line = meterLine() else { return .error(.state, "no input is running to meter; start a recording") }
+        guard let line = meterLine() else { return .error(.state, "no input is running to meter (this board has no capture)") }
         return .ok([line])
     }
 
@@ -353,7 +353,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     // MARK: - Subsystem
 
     var statusLines: [String] {
-        var lines = ["recorder: \(standingBy ? "pre-roll standby" : take?.shownPhase ?? "idle")"]
+        let standby = settings.value.recording.preRollSeconds > 0 ? "pre-roll standby" : "idle"
+        var lines = ["recorder: \(standingBy ? standby : take?.shownPhase ?? "idle")"]
         if let take, let file = take.currentFile {
             lines.append("recording: \(file) \(Self.seconds(take.fileSeconds)) s")
         }

@@ -233,7 +233,7 @@ struct RecordingMeterTests {
     @Test func meterReadsTheSinesPeakAndRMSAndStreamsFourTimesASecond() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
-        #expect(harness.service.perform(.meter(nil)).outcome == .error(.state, "no input is running to meter; start a recording"))
+        #expect(harness.service.perform(.meter(nil)).outcome == .error(.state, "no input is running to meter (this board has no capture)"))
         #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
         try harness.periods(50)
         // A sine of amplitude 0.5: peak 20·log10(0.5) = -6.0 dBFS, RMS 0.5/√2 = -9.0 dBFS (closed form; the
@@ -250,6 +250,23 @@ struct RecordingMeterTests {
         #expect(harness.eventLines.filter { $0.hasPrefix("EVENT meter ") }.count == 4)
         #expect(harness.service.perform(.meter(false)).outcome == .ok)
         _ = harness.service.stopRecording()
+    }
+
+    /// Idle (no take, no pre-roll configured), the standby capture begun at bring-up still meters the input:
+    /// a sine of amplitude 0.5 is -6.0 dBFS peak, 0.5/√2 is -9.0 dBFS RMS (closed form), and `meter on` streams.
+    @Test func meterAnswersWhileIdle() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.standBy().outcome == .ok)   // what bring-up does
+        #expect(!harness.service.isRecording)
+        #expect(harness.service.statusLines.first == "recorder: idle")
+        try harness.periods(10)
+        #expect(harness.service.perform(.meter(nil)).lines == ["ch1 peak -6.0 rms -9.0 ch2 peak -6.0 rms -9.0"])
+        #expect(harness.service.perform(.meter(true)).outcome == .ok)
+        harness.service.tick(now: harness.clock.now)
+        #expect(harness.eventLines == ["EVENT meter ch1 peak -6.0 rms -9.0 ch2 peak -6.0 rms -9.0"])
+        #expect(harness.files.isEmpty)   // metering writes nothing
+        harness.service.shutdown()
     }
 
     @Test(arguments: [0.0, 0.1])
