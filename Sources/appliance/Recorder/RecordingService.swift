@@ -265,8 +265,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let queue = try InputQueue(format: take.dataFormat, host: host, callbackThread: writer.thread,
                                    dither: false, metering: true, callback: writer.callback)
         // Strong references: the take and the queue are dropped when the capture ends, which breaks the cycle.
-        queue.addRunningListener { [self, loop] _, running in
-            if !running { loop.post { self.captureStopped() } }
+        queue.addRunningListener { [self, loop] queue, running in
+            if !running { loop.post { self.captureStopped(queue) } }
         }
         do {
             try writer.start(queue, plan: writer.recommendedPlan(bufferDuration: Self.bufferSeconds, format: take.dataFormat))
@@ -307,13 +307,19 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         if rearm && !shuttingDown { standBy() }
     }
 
-    /// The queue stopped by itself: a write failed. When the disk is (nearly) full that is the reason
-    /// (`EVENT record disk-full`); any failure is reported as an error event when the files are finalized.
-    private func captureStopped() {
-        guard take != nil, let writer, writer.error != nil else { return }
-        let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
-        if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
-        finishCapture()
+    /// The queue stopped by itself (a stop of ours has already let go of it): a write failed, or the input
+    /// device did (unplugged, an I/O error). When the disk is (nearly) full that is the reason
+    /// (`EVENT record disk-full`); a failed input is an error event; either way the take is finalized.
+    private func captureStopped(_ stopped: InputQueue) {
+        guard stopped === queue, take != nil, let writer else { return }
+        if writer.error != nil {
+            let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
+            if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
+            finishCapture()
+            return
+        }
+        events(ApplianceEvent(.error, "recording: input stopped: \(stopped.failure ?? "the capture ended")"))
+        finishCapture(rearm: false)   // a standby on a failed input would stop again at once
     }
 
     private func received(_ notice: TakeNotice, fromTake number: Int) {

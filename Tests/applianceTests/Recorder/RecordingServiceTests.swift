@@ -396,6 +396,28 @@ struct RecordingRefusalTests {
         #expect(harness.files == ["\(RecordingServiceTests.take)-2.wav", "\(RecordingServiceTests.take).wav"])
     }
 
+    /// The capture device unplugged mid-take (SimulatedPCM's ENODEV fault): the input queue stops, and the take
+    /// is finalized with what was captured and an error event saying why, not left "recording" forever.
+    @Test func anUnpluggedInputFinalizesTheTake() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        try harness.periods(5)   // 2,400 frames: one 50 ms buffer written
+        let pcm = try #require(harness.engine.capture!.device as? SimulatedPCM)
+        pcm.inject(.unplug)
+        #expect(throws: PCMError.self) { try harness.engine.capture!.period() }
+        harness.service.deliverCaptured()   // the queue sees the failure and stops
+        harness.service.deliverCaptured()   // its is-running listener has run
+        harness.settle()
+        #expect(!harness.service.isRecording)
+        #expect(harness.service.statusLines.first == "recorder: idle")
+        let lines = harness.eventLines
+        #expect(lines.contains { $0.hasPrefix("EVENT error recording: input stopped: ") })
+        #expect(lines.contains("EVENT record stopped \(RecordingServiceTests.take) 0.05"))
+        // The file is finalized: sox reads the 2,400 frames captured before the fault.
+        #expect(try soxSamples(harness.file("\(RecordingServiceTests.take).wav")) == expectedSamples(0..<2_400))
+    }
+
     @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
         let harness = try RecorderHarness()
         harness.removeDirectory()
