@@ -47,13 +47,16 @@ struct RecordingServiceTests {
         let main = try soxSamples(harness.file("\(Self.take).wav"))
         let safety = try soxSamples(harness.file("\(Self.take)-safety.wav"))
         #expect(main.count == 48_000 && safety.count == 48_000)
-        // -12 dB is a factor of 10^(-12/20) = 0.2512 (the decibel's definition); within 1 LSB of 24 bits.
-        let factor = pow(10.0, -12.0 / 20.0)
-        var worst = 0.0
-        for (m, s) in zip(main, safety) {
-            worst = max(worst, abs(Double(s >> 8) - Double(m >> 8) * factor))
-        }
+        // Within 1 LSB of 24 bits of the main track x 10^(-12/20), sample for sample.
+        let worst = Self.worstSafetyError(main: main, safety: safety)
         #expect(worst <= 1.0, "worst difference \(worst) LSB")
+    }
+
+    /// The largest difference, in 24-bit LSBs, between each safety sample and its main sample 12 dB lower:
+    /// -12 dB is a factor of 10^(-12/20) = 0.2512 (the decibel's definition).
+    static func worstSafetyError(main: [Int32], safety: [Int32]) -> Double {
+        let factor = pow(10.0, -12.0 / 20.0)
+        return zip(main, safety).reduce(0.0) { worst, pair in max(worst, abs(Double(pair.1 >> 8) - Double(pair.0 >> 8) * factor)) }
     }
 
     /// Regression: the pre-roll run (here 24,000 frames) is longer than one block (2,400 frames); the safety
@@ -73,10 +76,8 @@ struct RecordingServiceTests {
         let safety = try soxSamples(harness.file("\(Self.take)-safety.wav"))
         // 0.5 s of pre-roll + 0.1 s = 28,800 stereo frames in both.
         #expect(main.count == 2 * 28_800 && safety.count == main.count)
-        // -12 dB is a factor of 10^(-12/20) (the decibel's definition); within 1 LSB of 24 bits.
-        let factor = pow(10.0, -12.0 / 20.0)
-        var worst = 0.0
-        for (m, s) in zip(main, safety) { worst = max(worst, abs(Double(s >> 8) - Double(m >> 8) * factor)) }
+        // Within 1 LSB of 24 bits of the main track x 10^(-12/20), sample for sample.
+        let worst = Self.worstSafetyError(main: main, safety: safety)
         #expect(worst <= 1.0, "worst difference \(worst) LSB")
     }
 
