@@ -22,13 +22,13 @@ import Testing
         let events = EventRecorder()
         let directory: String
 
-        init() throws {
+        init(settings initial: ApplianceSettings = ApplianceSettings()) throws {
             directory = NSTemporaryDirectory() + "appliance-assembly-\(UUID().uuidString)"
             let paths = DaemonPaths(state: directory, runtime: directory, media: directory + "/media",
                                     recordings: directory + "/recordings", socket: directory + "/control.sock")
             try paths.createDirectories()
             loop = try ControlLoop(clock: SystemClock())
-            let settings = LiveSettings(ApplianceSettings())
+            let settings = LiveSettings(initial)
             let log = ServiceLog(prefixed: true) { _ in }
             let events = self.events
             assembly = try ApplianceAssembly(config: SimulatedBoard.config, pcm: nil, paths: paths, loop: loop,
@@ -55,6 +55,29 @@ import Testing
             }
             return true
         }
+    }
+
+    /// The record LED follows the take. The simulated board names no "record" LED, so its first GPIO LED,
+    /// "status" on GPIO26 active-high (SimulatedBoard's board file), is driven: the pin high while recording.
+    @Test func theRecordLEDLineFollowsRecordAndStop() throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        let gpio = rig.assembly.board.board.gpio
+        #expect(try gpio.pinLevel(26) == false)
+        #expect(rig.daemon.dispatch(.recorder(.start(RecordOptions()))).outcome == .ok)
+        #expect(try gpio.pinLevel(26) == true)
+        #expect(rig.daemon.dispatch(.stop).outcome == .ok)
+        #expect(try gpio.pinLevel(26) == false)
+    }
+
+    /// With a pre-record buffer configured, the recorder stands by from bring-up, so the first take after boot
+    /// has its pre-roll too (not only the takes after one has ended).
+    @Test func preRollStandbyRunsFromBringUp() throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.5
+        let rig = try Rig(settings: settings)
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        #expect(rig.assembly.parts.recorder?.statusLines.first == "recorder: pre-roll standby")
     }
 
     /// Pulling the simulated headphones reaches the real JackDetector (after its debounce) and the route

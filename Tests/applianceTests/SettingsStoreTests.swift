@@ -18,6 +18,44 @@ struct SettingsStoreTests {
         #expect(loaded.problem == nil)
     }
 
+    @Test func theHeadphoneCapIsReadBack() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = SettingsStore(path: directory + "/settings.json")
+        var settings = ApplianceSettings()
+        settings.headphoneCapDB = -12.5
+        try store.save(settings)
+        #expect(store.load().settings.headphoneCapDB == -12.5)
+    }
+
+    /// Huge and out-of-range numbers in a hand-edited file: each replaced by its default and reported, none
+    /// trapping later (the recorder converts seconds to Int64 frames; 1e300 s does not fit).
+    @Test func outOfRangeNumbersAreReplacedByTheirDefaultsAndReported() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = SettingsStore(path: directory + "/settings.json")
+        let json = """
+            {"volumeDB": {"speaker": 1e300, "headphones": -20}, "headphoneCapDB": 123456789012345678901,
+             "positions": {"a.wav": 1e300, "b.wav": -5, "c.wav": 12.5},
+             "recording": {"preRollSeconds": 1e300, "splitSeconds": 123456789012345678901, "voxHangSeconds": -1,
+                           "voxThresholdDB": 1e300}}
+            """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: store.path))
+        let loaded = store.load()
+        let defaults = ApplianceSettings()
+        #expect(loaded.settings.volumeDB == ["headphones": -20])
+        #expect(loaded.settings.headphoneCapDB == defaults.headphoneCapDB)
+        #expect(loaded.settings.positions == ["c.wav": 12.5])
+        #expect(loaded.settings.recording == defaults.recording)
+        let problem = try #require(loaded.problem)
+        for name in ["volumeDB[speaker]", "headphoneCapDB", "positions[a.wav]", "positions[b.wav]", "recording.preRollSeconds",
+                     "recording.splitSeconds", "recording.voxHangSeconds", "recording.voxThresholdDB"] {
+            #expect(problem.contains(name), "\(name) reported")
+        }
+        // The file stays (it was valid JSON): only the values were replaced.
+        #expect(FileManager.default.fileExists(atPath: store.path))
+    }
+
     @Test func savedSettingsComeBackAndTheFileIsJSONWithTheFieldNames() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -60,6 +60,7 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
         var nextListenerID = 0
         var reportedDrops: Int64 = 0
         var disposed = false
+        var failure: String?
     }
 
     private let control: Mutex<ControlState>
@@ -179,6 +180,8 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
     public func reset() throws(AudioQueueError) { try handle(.reset) }
 
     public var isRunning: Bool { control.withLock { $0.transport.isRunning } }
+    /// Why the queue stopped by itself: the host's capture device failed (the queue stops, is-running false).
+    public var failure: String? { control.withLock { $0.failure } }
     public var state: AudioQueueTransport.State { control.withLock { $0.transport.state } }
 
     private func handle(_ call: AudioQueueTransport.Call) throws(AudioQueueError) {
@@ -291,6 +294,11 @@ public final class InputQueue: AudioQueueService, @unchecked Sendable {
             return drops != state.reportedDrops
         }
         if newDrops { notifyHere(.droppedFrames(drops)) }
+        // The capture device failed: no more frames will come, so the queue stops (is-running turns false).
+        if let reason = host.inputFailure, control.withLock({ $0.transport.isRunning && $0.failure == nil }) {
+            control.withLock { $0.failure = reason }
+            try? stop()
+        }
     }
 
     private func notifyHere(_ change: Change) {

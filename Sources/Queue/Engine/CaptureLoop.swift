@@ -22,6 +22,8 @@ final class CaptureLoop: @unchecked Sendable {
     let stopping = Atomic<Bool>(false)
     private var seenDeviceXruns: Int
     private(set) var failure: PCMError?
+    /// Set (releasing) once `failure` is written: the device failed and the capture has stopped reading.
+    let failed = Atomic<Bool>(false)
 
     init(device: any PCMDevice, slots: Int) {
         self.device = device
@@ -50,6 +52,7 @@ final class CaptureLoop: @unchecked Sendable {
         stopping.store(false, ordering: .relaxed)
         seenDeviceXruns = device.xruns.count
         failure = nil
+        failed.store(false, ordering: .releasing)
     }
 
     /// The thread's body: periods until asked to stop, the stream ends, or the device fails.
@@ -58,8 +61,7 @@ final class CaptureLoop: @unchecked Sendable {
             do {
                 if try period() == 0 { return }
             } catch {
-                failure = error
-                return
+                return   // period() has kept the failure
             }
         }
     }
@@ -67,6 +69,16 @@ final class CaptureLoop: @unchecked Sendable {
     /// Reads up to a period and feeds it to the sinks; returns the frames read (0: the stream has ended).
     @discardableResult
     func period() throws(PCMError) -> Int {
+        do {
+            return try readPeriod()
+        } catch {
+            failure = error
+            failed.store(true, ordering: .releasing)
+            throw error
+        }
+    }
+
+    private func readPeriod() throws(PCMError) -> Int {
         applyCommands()
         var read = 0
         while read < periodFrames {

@@ -205,6 +205,12 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
 
     // MARK: device mode
 
+    /// Why the capture device stopped delivering, once it has failed (any thread).
+    public var inputFailure: String? {
+        guard let capture, capture.failed.load(ordering: .acquiring), let failure = capture.failure else { return nil }
+        return "\(failure)"
+    }
+
     /// Xruns (underruns and overruns) the engine has seen and recovered from, both directions.
     public var xruns: Int {
         (playback?.xruns.load(ordering: .relaxed) ?? 0) + (capture?.xruns.load(ordering: .relaxed) ?? 0)

@@ -58,4 +58,10 @@ public protocol RenderHost: AnyObject, Sendable {
     /// Prepares `sink` and feeds it captured frames from the next period.
     func attach(_ sink: CaptureSink) throws
     func detach(_ sink: CaptureSink)
+    /// Why the capture device stopped delivering (it failed: unplugged, an I/O error); nil while it works.
+    var inputFailure: String? { get }
+}
+
+extension RenderHost {
+    public var inputFailure: String? { nil }
 }

@@ -85,13 +85,16 @@ struct RecordOptions: Hashable, Sendable {
     var channels: Int?
     var seconds: Double?
     var safetyTrack: Bool?
-    /// Voice-activated: the threshold in dBFS (the default when `--vox` has no value).
+    /// Voice-activated: the threshold in dBFS given with `--vox`.
     var voxThresholdDB: Double?
+    /// Voice-activated at the saved threshold (`--vox` without a value; settings.recording.voxThresholdDB).
+    var voxAtSavedThreshold = false
     var splitSeconds: Double?
     var splitBytes: Int64?
 
     init(container: String? = nil, bits: Int? = nil, rate: Int? = nil, channels: Int? = nil, seconds: Double? = nil,
-         safetyTrack: Bool? = nil, voxThresholdDB: Double? = nil, splitSeconds: Double? = nil, splitBytes: Int64? = nil) {
+         safetyTrack: Bool? = nil, voxThresholdDB: Double? = nil, voxAtSavedThreshold: Bool = false,
+         splitSeconds: Double? = nil, splitBytes: Int64? = nil) {
         self.container = container
         self.bits = bits
         self.rate = rate
@@ -99,6 +102,7 @@ struct RecordOptions: Hashable, Sendable {
         self.seconds = seconds
         self.safetyTrack = safetyTrack
         self.voxThresholdDB = voxThresholdDB
+        self.voxAtSavedThreshold = voxAtSavedThreshold
         self.splitSeconds = splitSeconds
         self.splitBytes = splitBytes
     }

@@ -19,10 +19,6 @@ enum ConsoleParser {
     /// no more than a person types; anything longer is a runaway sender).
     static let maximumLineBytes = 1024
 
-    /// `record --vox` without a value: quieter than speech at a metre (about -30 to -20 dBFS at a typical
-    /// input gain), louder than a quiet room's noise floor (about -60 dBFS).
-    static let defaultVoxThresholdDB = -40.0
-
     /// Parses the bytes of one line (without its `\n`; a final `\r` is ignored).
     static func parse(_ bytes: [UInt8]) -> Outcome {
         var bytes = bytes[...]
@@ -244,7 +240,7 @@ enum ConsoleParser {
             case "--safety":
                 options.safetyTrack = true
             case "--vox":
-                // The threshold is optional: a next word that is an option (or nothing) leaves the default.
+                // The threshold is optional: a next word that is an option (or nothing) means the saved one.
                 if let next = arguments.peek(), !next.hasPrefix("--") {
                     _ = try arguments.optionalWord()
                     let digits = next.hasPrefix("-") ? next.dropFirst() : next[...]
@@ -253,7 +249,7 @@ enum ConsoleParser {
                     guard level <= 0 else { throw arguments.usage("--vox \(next): a level in dBFS is at most 0") }
                     options.voxThresholdDB = level
                 } else {
-                    options.voxThresholdDB = defaultVoxThresholdDB
+                    options.voxAtSavedThreshold = true
                 }
             case "--split-minutes":
                 options.splitSeconds = try positive(&arguments, option) * 60

@@ -44,7 +44,8 @@ final class ApplianceAssembly {
         }
         let recordingsDirectory = paths.recordings
         let recorder = RecordingService(directory: recordingsDirectory, loop: loop, host: capture == nil ? nil : engine,
-                                        settings: settings, events: events)
+                                        settings: settings, events: events,
+                                        recordLED: RecordLED.driver(assembled.leds, log: log))
         let library = MediaLibrary(mediaDirectory: paths.media, recordingsDirectory: recordingsDirectory) { [weak recorder] path in
             recorder?.isRecording == true && path.hasPrefix(recordingsDirectory)
         }
@@ -116,6 +117,7 @@ final class ApplianceAssembly {
         }
         for line in audio.restore() { log.info(line) }
         do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+        recorder.standBy()   // the pre-roll ring (when configured) fills from boot, for the first take too
     }
 
     /// A button action, on the loop: remote events to the recorder (record button), the player (transport)

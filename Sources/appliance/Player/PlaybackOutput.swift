@@ -24,7 +24,10 @@ final class PlaybackOutput {
         }
 
         static func packet(at seconds: Double, in format: StreamFormat) -> Int64 {
-            Int64((seconds * format.sampleRate).rounded(.down)) / Int64(max(1, format.framesPerPacket))
+            // Clamped: a position of 1e300 s (or NaN) from a settings file or a seek is the end, not a trap.
+            let frames = (seconds * format.sampleRate).rounded(.down)
+            let whole: Int64 = frames >= 0x1p63 ? .max : frames >= 0 ? Int64(frames) : 0
+            return whole / Int64(max(1, format.framesPerPacket))
         }
     }
 

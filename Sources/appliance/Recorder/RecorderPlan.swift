@@ -17,13 +17,26 @@ struct RecorderPlan: Hashable, Sendable {
     /// Refuse to start, and stop, below this much free space.
     var minimumFreeBytes: Int64 = 0
 
-    var preRollFrames: Int { max(0, Int((preRollSeconds * sampleRate).rounded())) }
-    var hangFrames: Int64 { max(1, Int64((voxHangSeconds * sampleRate).rounded())) }
-    var limitFrames: Int64? { limitSeconds.map { max(1, Int64(($0 * sampleRate).rounded())) } }
+    var preRollFrames: Int { Int(clamping: Self.frames(preRollSeconds, at: sampleRate, atLeast: 0)) }
+    var hangFrames: Int64 { Self.frames(voxHangSeconds, at: sampleRate, atLeast: 1) }
+    var limitFrames: Int64? { limitSeconds.map { Self.frames($0, at: sampleRate, atLeast: 1) } }
+
+    /// The longest take or file (`--seconds`, a split) accepted: a day.
+    static let maximumSeconds = 86_400.0
+    static let maximumPreRollSeconds = 60.0
+    static let maximumHangSeconds = 3_600.0
+
+    /// `seconds` at `rate` in whole frames, never trapping: NaN and anything below `minimum` give `minimum`,
+    /// anything beyond Int64 gives Int64.max (`refusal` refuses such numbers; this keeps the conversion safe).
+    static func frames(_ seconds: Double, at rate: Double, atLeast minimum: Int64) -> Int64 {
+        let frames = (seconds * rate).rounded()
+        guard frames >= Double(minimum) else { return minimum }
+        return frames < 0x1p63 ? Int64(frames) : .max
+    }
 
     /// Frames per file: the smaller of the duration split and the size split (whole frames that fit).
     var splitFrames: Int64? {
-        let byTime = splitSeconds.map { max(1, Int64(($0 * sampleRate).rounded())) }
+        let byTime = splitSeconds.map { Self.frames($0, at: sampleRate, atLeast: 1) }
         let bySize = splitBytes.map { max(1, $0 / Int64(max(1, bytesPerFrame))) }
         switch (byTime, bySize) {
         case let (time?, size?): return min(time, size)
@@ -37,11 +50,22 @@ struct RecorderPlan: Hashable, Sendable {
     var refusal: String? {
         if !(sampleRate > 0) || bytesPerFrame < 1 { return "a recording needs a positive rate and frame size" }
         if let limitSeconds, !(limitSeconds > 0) { return "--seconds must be more than 0, not \(limitSeconds)" }
-        if let splitSeconds, !(splitSeconds > 0) { return "a split every \(splitSeconds) s is not possible" }
+        if let limitSeconds, !(limitSeconds <= Self.maximumSeconds) {
+            return "--seconds must be at most \(Int(Self.maximumSeconds)) (24 h), not \(limitSeconds)"
+        }
+        if let splitSeconds, !(splitSeconds > 0 && splitSeconds <= Self.maximumSeconds) {
+            return "a split every \(splitSeconds) s is not possible: choose up to \(Int(Self.maximumSeconds)) s (24 h)"
+        }
         if let splitBytes, splitBytes < Int64(bytesPerFrame) { return "a split every \(splitBytes) bytes holds no frame" }
-        if !(preRollSeconds >= 0) || preRollSeconds > 60 { return "pre-roll must be 0 to 60 s, not \(preRollSeconds)" }
-        if !(voxHangSeconds > 0) { return "the vox hang time must be more than 0 s" }
-        if let voxThresholdDB, !(voxThresholdDB < 0) { return "the vox threshold must be below 0 dBFS, not \(voxThresholdDB)" }
+        if !(preRollSeconds >= 0 && preRollSeconds <= Self.maximumPreRollSeconds) {
+            return "pre-roll must be 0 to 60 s, not \(preRollSeconds)"
+        }
+        if !(voxHangSeconds > 0 && voxHangSeconds <= Self.maximumHangSeconds) {
+            return "the vox hang time must be more than 0 s and at most an hour, not \(voxHangSeconds)"
+        }
+        if let voxThresholdDB, !(voxThresholdDB < 0 && voxThresholdDB.isFinite) {
+            return "the vox threshold must be below 0 dBFS, not \(voxThresholdDB)"
+        }
         return nil
     }
 }

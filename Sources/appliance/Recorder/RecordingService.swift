@@ -42,6 +42,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private var metering = false
     private var nextMeter: Timestamp?
     private var lastFile: String?
+    /// The number of the newest take writer made (`makeTake`); notices from older ones only report.
+    private var takeNumber = 0
     /// Buffers of this many seconds (a 20 ms buffer as Apple's recording examples use 0.5 s for files;
     /// shorter keeps markers and the meter close to real time).
     static let bufferSeconds = 0.05
@@ -100,7 +102,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
                                             isBigEndian: type == .aiff)
         let plan = RecorderPlan(
             sampleRate: Double(rate), bytesPerFrame: format.bytesPerPacket,
-            voxThresholdDB: options.voxThresholdDB, voxHangSeconds: saved.voxHangSeconds,
+            voxThresholdDB: options.voxThresholdDB ?? (options.voxAtSavedThreshold ? saved.voxThresholdDB : nil),
+            voxHangSeconds: saved.voxHangSeconds,
             preRollSeconds: saved.preRollSeconds, splitSeconds: options.splitSeconds ?? saved.splitSeconds,
             splitBytes: options.splitBytes ?? saved.splitBytes, limitSeconds: options.seconds,
             minimumFreeBytes: saved.minimumFreeBytes)
@@ -134,8 +137,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         }
         let available = storage.availableBytes(directory) ?? .max
         let now = loop.clock.now
-        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
-                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        let take = makeTake(plan: plan, output: output)
         let actions: [RecorderAction]
         do throws(RecorderRefusal) {
             actions = try take.withState { state throws(RecorderRefusal) in try state.start(plan, availableBytes: available, now: now) }
@@ -143,6 +145,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             if case .full = error { return .error(.full, error.message) }
             return .error(.usage, error.message)
         }
+        // Named before the capture runs, so the writer opens the file under the name the reply gives.
+        let file = plan.voxThresholdDB == nil ? take.nameFirstFile() : ""
         do {
             try run(take, host: host)
         } catch {
@@ -155,14 +159,14 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             return .ok(["armed: recording starts above \(plan.voxThresholdDB!) dBFS"])
         }
         recordLED(true)
-        return .ok(["recording to \(directory)"])
+        return .ok(["recording to \(file)"])
     }
 
-    /// Starts the pre-roll standby when the settings ask for a pre-record buffer: the input runs into the
-    /// ring so a press has the seconds before it. Called at bring-up and after each recording.
+    /// Starts the standby capture: the input runs (metered, so `meter` answers while idle) and, when the
+    /// settings ask for a pre-record buffer, into the ring so a press has the seconds before it. Called at
+    /// bring-up and after each recording.
     @discardableResult
     func standBy() -> ConsoleReply {
-        guard settings.value.recording.preRollSeconds > 0 else { return .ok(["no pre-roll configured"]) }
         guard take == nil else { return .error(.state, "the recorder is busy") }
         guard let host else { return .error(.device, "this board has no capture device to record from") }
         let plan: RecorderPlan
@@ -172,8 +176,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         } catch {
             return .error(.usage, error.message)
         }
-        let take = TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
-                              notify: { [self, loop] notice in loop.post { self.received(notice) } })
+        let take = makeTake(plan: plan, output: output)
         do throws(RecorderRefusal) {
             try take.withState { state throws(RecorderRefusal) in try state.standBy(plan) }
         } catch {
@@ -185,7 +188,16 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             return .error(.device, "cannot start the pre-roll capture: \(error)")
         }
         standingBy = true
-        return .ok(["pre-roll \(plan.preRollSeconds) s running"])
+        return .ok([plan.preRollSeconds > 0 ? "pre-roll \(plan.preRollSeconds) s running" : "input metered"])
+    }
+
+    /// A take writer whose notices carry its number, so a notice posted by a take that has ended since (a
+    /// `--seconds` limit reached just before a `stop`) is not taken for the current one's.
+    private func makeTake(plan: RecorderPlan, output: TakeWriter.Output) -> TakeWriter {
+        takeNumber += 1
+        let number = takeNumber
+        return TakeWriter(plan: plan, output: output, wallClock: storage.wallClock,
+                          notify: { [self, loop] notice in loop.post { self.received(notice, fromTake: number) } })
     }
 
     /// A press during standby: the take begins at the queue's current frame, with the ring before it.
@@ -194,18 +206,21 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let now = loop.clock.now
         let press = queue.currentTime.sampleTime
         take.output = output
+        // Named before the press reaches the writer thread, which opens the file under this name.
+        let file = take.nameFirstFile()
         do throws(RecorderRefusal) {
             _ = try take.withState { state throws(RecorderRefusal) in
                 try state.start(plan, availableBytes: available, now: now, pressFrame: press)
             }
         } catch {
+            take.unnameFirstFile()
             if case .full = error { return .error(.full, error.message) }
             return .error(.usage, error.message)
         }
         standingBy = false
         markerCount = 0
         recordLED(true)
-        return .ok(["recording to \(directory) with \(plan.preRollSeconds) s of pre-roll"])
+        return .ok(["recording to \(file)" + (plan.preRollSeconds > 0 ? " with \(plan.preRollSeconds) s of pre-roll" : "")])
     }
 
     /// Delivers what the input queue has captured to the writer thread now and waits for it (the thread also
@@ -240,7 +255,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             nextMeter = on ? loop.clock.now : nil
             return .ok(["meter \(on ? "on" : "off")"])
         }
-        guard let line = meterLine() else { return .error(.state, "no input is running to meter; start a recording") }
+        guard let line = meterLine() else { return .error(.state, "no input is running to meter (this board has no capture)") }
         return .ok([line])
     }
 
@@ -250,8 +265,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let queue = try InputQueue(format: take.dataFormat, host: host, callbackThread: writer.thread,
                                    dither: false, metering: true, callback: writer.callback)
         // Strong references: the take and the queue are dropped when the capture ends, which breaks the cycle.
-        queue.addRunningListener { [self, loop] _, running in
-            if !running { loop.post { self.captureStopped() } }
+        queue.addRunningListener { [self, loop] queue, running in
+            if !running { loop.post { self.captureStopped(queue) } }
         }
         do {
             try writer.start(queue, plan: writer.recommendedPlan(bufferDuration: Self.bufferSeconds, format: take.dataFormat))
@@ -292,20 +307,30 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         if rearm && !shuttingDown { standBy() }
     }
 
-    /// The queue stopped by itself: a write failed. When the disk is (nearly) full that is the reason
-    /// (`EVENT record disk-full`); any failure is reported as an error event when the files are finalized.
-    private func captureStopped() {
-        guard take != nil, let writer, writer.error != nil else { return }
-        let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
-        if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
-        finishCapture()
+    /// The queue stopped by itself (a stop of ours has already let go of it): a write failed, or the input
+    /// device did (unplugged, an I/O error). When the disk is (nearly) full that is the reason
+    /// (`EVENT record disk-full`); a failed input is an error event; either way the take is finalized.
+    private func captureStopped(_ stopped: InputQueue) {
+        guard stopped === queue, take != nil, let writer else { return }
+        if writer.error != nil {
+            let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
+            if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
+            finishCapture()
+            return
+        }
+        events(ApplianceEvent(.error, "recording: input stopped: \(stopped.failure ?? "the capture ended")"))
+        finishCapture(rearm: false)   // a standby on a failed input would stop again at once
     }
 
-    private func received(_ notice: TakeNotice) {
+    private func received(_ notice: TakeNotice, fromTake number: Int) {
+        // A notice from an ended take still reports what happened to its files, but acts on nothing.
+        let current = take != nil && number == takeNumber
         switch notice {
         case .started(let file):
-            lastFile = file
-            recordLED(true)
+            if current {
+                lastFile = file
+                recordLED(true)
+            }
             events(ApplianceEvent(.record, "started \(file)"))
         case .split(let file):
             lastFile = file
@@ -313,9 +338,9 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         case .stopped(let file, let seconds, _):
             events(ApplianceEvent(.record, "stopped \(file) \(Self.seconds(seconds))"))
         case .endCapture:
-            finishCapture()
+            if current { finishCapture() }
         case .voxArmed:
-            recordLED(false)
+            if current { recordLED(false) }
             events(ApplianceEvent(.record, "vox armed"))
         case .voxTriggered:
             events(ApplianceEvent(.record, "vox triggered"))
@@ -334,7 +359,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     // MARK: - Subsystem
 
     var statusLines: [String] {
-        var lines = ["recorder: \(standingBy ? "pre-roll standby" : take?.shownPhase ?? "idle")"]
+        let standby = settings.value.recording.preRollSeconds > 0 ? "pre-roll standby" : "idle"
+        var lines = ["recorder: \(standingBy ? standby : take?.shownPhase ?? "idle")"]
         if let take, let file = take.currentFile {
             lines.append("recording: \(file) \(Self.seconds(take.fileSeconds)) s")
         }

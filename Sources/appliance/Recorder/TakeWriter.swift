@@ -49,6 +49,8 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         var state = RecorderState()
         var markers: [AudioFileMarker] = []   // framePosition: capture frame
         var file: String?
+        /// The name `record` chose for the take's first file (`nameFirstFile`), opened under it.
+        var chosenBase: String?
         var fileFrames: Int64 = 0
         var peakDB = Decibels.silenceFloor
     }
@@ -90,6 +92,26 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
     var fileSeconds: Double { shared.withLock { Double($0.fileFrames) } / dataFormat.sampleRate }
     /// The peak of the last block, in dBFS.
     var lastPeakDB: Double { shared.withLock { $0.peakDB } }
+
+    /// Chooses the take's first file name now, on the control thread at `record`, so the reply and `status`
+    /// name the file before the first buffer reaches the writer; returns the file name with its extension.
+    func nameFirstFile() -> String {
+        let output = self.output
+        let base = output.names.base(at: wallClock())
+        shared.withLock {
+            $0.chosenBase = base
+            $0.file = base
+        }
+        return "\(base).\(output.names.fileExtension)"
+    }
+
+    /// Forgets the name chosen when the take was refused after all.
+    func unnameFirstFile() {
+        shared.withLock {
+            $0.chosenBase = nil
+            $0.file = nil
+        }
+    }
 
     /// `mark`: a marker at capture frame `frame`, written into the file that holds that frame.
     func addMarker(at frame: Int64, name: String) {
@@ -168,7 +190,11 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
     private func open(preRollFrames: Int) throws {
         let time = wallClock()
         let output = self.output
-        base = output.names.base(at: time)
+        let chosen = shared.withLock { shared -> String? in
+            defer { shared.chosenBase = nil }
+            return shared.chosenBase
+        }
+        base = chosen ?? output.names.base(at: time)
         // No metadata chunk: on a full disk the trailer must fit in what little is left (markers only).
         let options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
         main = try AudioFile.create(path: output.names.path(base), type: output.type, format: output.fileFormat, options: options)
@@ -193,15 +219,23 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         }
     }
 
-    /// Appends interleaved frames to the take's file, and 12 dB lower to its safety track.
+    /// Appends interleaved frames to the take's file, and 12 dB lower to its safety track (scaled a block at a
+    /// time through `safety`, which is one block long while the pre-roll run may be up to 60 s).
     private func append(_ run: UnsafeBufferPointer<Fixed824>) throws {
         guard let main else { return }
         try main.writeFrames(run)
         if let safetyFile {
             let gain = Self.safetyGain
-            try safety.withUnsafeMutableBufferPointer { out in
-                for i in 0..<run.count { out[i] = run[i] * gain }
-                try safetyFile.writeFrames(UnsafeBufferPointer(rebasing: out[0..<run.count]))
+            let chunk = max(safety.count, dataFormat.channelsPerFrame)
+            if safety.count < chunk { safety = [Fixed824](repeating: .zero, count: chunk) }
+            var done = 0
+            while done < run.count {
+                let count = min(chunk, run.count - done)
+                try safety.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<count { out[i] = run[done + i] * gain }
+                    try safetyFile.writeFrames(UnsafeBufferPointer(rebasing: out[0..<count]))
+                }
+                done += count
             }
         }
         let added = Int64(run.count / dataFormat.channelsPerFrame)

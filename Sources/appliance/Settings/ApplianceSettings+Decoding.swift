@@ -9,6 +9,7 @@ extension ApplianceSettings {
         let keys = try decoder.container(keyedBy: SettingsKey.self)
         volumeDB = try keys.decodeIfPresent([String: Double].self, forKey: "volumeDB") ?? volumeDB
         muted = try keys.decodeIfPresent(Bool.self, forKey: "muted") ?? muted
+        headphoneCapDB = try keys.decodeIfPresent(Double.self, forKey: "headphoneCapDB") ?? headphoneCapDB
         eqPreset = try keys.decodeIfPresent(String.self, forKey: "eqPreset") ?? eqPreset
         input = try keys.decodeIfPresent(String.self, forKey: "input") ?? input
         category = try keys.decodeIfPresent(String.self, forKey: "category") ?? category

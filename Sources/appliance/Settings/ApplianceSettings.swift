@@ -31,6 +31,8 @@ struct ApplianceSettings: Hashable, Sendable, Codable {
         var channels: Int?
         var preRollSeconds = 0.0
         var safetyTrack = false
+        /// `record --vox` without a level: quieter than speech at a metre (about -30 to -20 dBFS at a typical
+        /// input gain), louder than a quiet room's noise floor (about -60 dBFS).
         var voxThresholdDB = -40.0
         var voxHangSeconds = 2.0
         var splitSeconds: Double?

@@ -26,7 +26,10 @@ struct SettingsStore {
             return Loaded(settings: ApplianceSettings(), problem: "settings not read, defaults used: \(error)")
         }
         do {
-            return Loaded(settings: try JSONDecoder().decode(ApplianceSettings.self, from: Data(bytes)), problem: nil)
+            var settings = try JSONDecoder().decode(ApplianceSettings.self, from: Data(bytes))
+            let replaced = settings.replaceOutOfRange()
+            return Loaded(settings: settings, problem: replaced.isEmpty ? nil
+                              : "settings file \(path): " + replaced.joined(separator: "; "))
         } catch {
             let reason = Self.describe(error)
             let aside = firstFreeAsidePath()

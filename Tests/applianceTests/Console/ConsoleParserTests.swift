@@ -46,6 +46,8 @@ struct ConsoleParserTests {
             ("record --split-minutes 5 --split-mb 650",
              .recorder(.start(RecordOptions(splitSeconds: 300, splitBytes: 650_000_000)))),
             ("record --vox -35 --seconds 10", .recorder(.start(RecordOptions(seconds: 10, voxThresholdDB: -35)))),
+            ("record --vox --seconds 10", .recorder(.start(RecordOptions(seconds: 10, voxAtSavedThreshold: true)))),
+            ("record --vox", .recorder(.start(RecordOptions(voxAtSavedThreshold: true)))),
             ("mark", .recorder(.mark(nil))), ("mark chorus start", .recorder(.mark("chorus start"))),
             ("meter", .recorder(.meter(nil))), ("meter on", .recorder(.meter(true))),
             ("vol", .audio(.volume(nil))), ("vol 40", .audio(.volume(.percent(40)))),

@@ -47,12 +47,37 @@ struct RecordingServiceTests {
         let main = try soxSamples(harness.file("\(Self.take).wav"))
         let safety = try soxSamples(harness.file("\(Self.take)-safety.wav"))
         #expect(main.count == 48_000 && safety.count == 48_000)
-        // -12 dB is a factor of 10^(-12/20) = 0.2512 (the decibel's definition); within 1 LSB of 24 bits.
+        // Within 1 LSB of 24 bits of the main track x 10^(-12/20), sample for sample.
+        let worst = Self.worstSafetyError(main: main, safety: safety)
+        #expect(worst <= 1.0, "worst difference \(worst) LSB")
+    }
+
+    /// The largest difference, in 24-bit LSBs, between each safety sample and its main sample 12 dB lower:
+    /// -12 dB is a factor of 10^(-12/20) = 0.2512 (the decibel's definition).
+    static func worstSafetyError(main: [Int32], safety: [Int32]) -> Double {
         let factor = pow(10.0, -12.0 / 20.0)
-        var worst = 0.0
-        for (m, s) in zip(main, safety) {
-            worst = max(worst, abs(Double(s >> 8) - Double(m >> 8) * factor))
-        }
+        return zip(main, safety).reduce(0.0) { worst, pair in max(worst, abs(Double(pair.1 >> 8) - Double(pair.0 >> 8) * factor)) }
+    }
+
+    /// Regression: the pre-roll run (here 24,000 frames) is longer than one block (2,400 frames); the safety
+    /// track must scale all of it, not overrun its one-block buffer.
+    @Test func theSafetyTrackKeepsUpWithALongPreRoll() throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.5   // 24,000 frames
+        let harness = try RecorderHarness(settings: settings)
+        defer { harness.removeDirectory() }
+        #expect(harness.service.standBy().outcome == .ok)
+        try harness.periods(60)
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.1, safetyTrack: true))).outcome == .ok)
+        try harness.periods(15)
+        harness.settle()
+        harness.service.shutdown()
+        let main = try soxSamples(harness.file("\(Self.take).wav"))
+        let safety = try soxSamples(harness.file("\(Self.take)-safety.wav"))
+        // 0.5 s of pre-roll + 0.1 s = 28,800 stereo frames in both.
+        #expect(main.count == 2 * 28_800 && safety.count == main.count)
+        // Within 1 LSB of 24 bits of the main track x 10^(-12/20), sample for sample.
+        let worst = Self.worstSafetyError(main: main, safety: safety)
         #expect(worst <= 1.0, "worst difference \(worst) LSB")
     }
 
@@ -162,6 +187,25 @@ struct RecordingServiceTests {
         #expect(samples == [Int32](repeating: 0, count: 2 * 4_800) + expectedSamples(24_000..<28_800))
     }
 
+    /// `record --vox` without a level uses the saved threshold (settings.recording.voxThresholdDB): the sine
+    /// peaks at 20·log10(0.5) = -6.0 dBFS, so a saved -3 dBFS never triggers and a saved -12 dBFS does.
+    @Test(arguments: [(-3.0, false), (-12.0, true)])
+    func bareVoxUsesTheSavedThreshold(saved: Double, triggers: Bool) throws {
+        var settings = ApplianceSettings()
+        settings.recording.voxThresholdDB = saved
+        let harness = try RecorderHarness(settings: settings)
+        defer { harness.removeDirectory() }
+        guard case .command(.recorder(let command)) = ConsoleParser.parse(Array("record --vox".utf8)) else {
+            Issue.record("record --vox did not parse")
+            return
+        }
+        #expect(harness.service.perform(command).lines == ["armed: recording starts above \(saved) dBFS"])
+        try harness.periods(10)
+        #expect(harness.eventLines.contains("EVENT record vox triggered") == triggers)
+        _ = harness.service.stopRecording()
+        harness.settle()
+    }
+
     @Test func startIsRefusedBelowTheFreeSpaceThresholdAndARecordingStopsWhenSpaceRunsOut() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
@@ -190,7 +234,7 @@ struct RecordingMeterTests {
     @Test func meterReadsTheSinesPeakAndRMSAndStreamsFourTimesASecond() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
-        #expect(harness.service.perform(.meter(nil)).outcome == .error(.state, "no input is running to meter; start a recording"))
+        #expect(harness.service.perform(.meter(nil)).outcome == .error(.state, "no input is running to meter (this board has no capture)"))
         #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
         try harness.periods(50)
         // A sine of amplitude 0.5: peak 20·log10(0.5) = -6.0 dBFS, RMS 0.5/√2 = -9.0 dBFS (closed form; the
@@ -207,6 +251,23 @@ struct RecordingMeterTests {
         #expect(harness.eventLines.filter { $0.hasPrefix("EVENT meter ") }.count == 4)
         #expect(harness.service.perform(.meter(false)).outcome == .ok)
         _ = harness.service.stopRecording()
+    }
+
+    /// Idle (no take, no pre-roll configured), the standby capture begun at bring-up still meters the input:
+    /// a sine of amplitude 0.5 is -6.0 dBFS peak, 0.5/√2 is -9.0 dBFS RMS (closed form), and `meter on` streams.
+    @Test func meterAnswersWhileIdle() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.standBy().outcome == .ok)   // what bring-up does
+        #expect(!harness.service.isRecording)
+        #expect(harness.service.statusLines.first == "recorder: idle")
+        try harness.periods(10)
+        #expect(harness.service.perform(.meter(nil)).lines == ["ch1 peak -6.0 rms -9.0 ch2 peak -6.0 rms -9.0"])
+        #expect(harness.service.perform(.meter(true)).outcome == .ok)
+        harness.service.tick(now: harness.clock.now)
+        #expect(harness.eventLines == ["EVENT meter ch1 peak -6.0 rms -9.0 ch2 peak -6.0 rms -9.0"])
+        #expect(harness.files.isEmpty)   // metering writes nothing
+        harness.service.shutdown()
     }
 
     @Test(arguments: [0.0, 0.1])
@@ -258,6 +319,104 @@ struct RecordingRefusalTests {
         _ = service.stopRecording()
         harness.settle()
         #expect(harness.files == ["\(RecordingServiceTests.take).wav"])
+    }
+
+    /// 21-digit numbers pass the parser's digits-only check (1e20 is 100000000000000000000) and must be refused
+    /// by the plan, not trap converting seconds to Int64 frames (1e20 s x 48 kHz > 2^63). The limits: a take or
+    /// split of at most 24 h, pre-roll 0-60 s, a vox hang of at most an hour (RecorderPlan.refusal).
+    @Test func hugeNumbersAreRefusedNotTrapped() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        for line in ["record --seconds 100000000000000000000", "record --split-minutes 100000000000000000000",
+                     "record --seconds 86401"] {
+            guard case .command(.recorder(let command)) = ConsoleParser.parse(Array(line.utf8)) else {
+                Issue.record("\(line) did not parse")
+                continue
+            }
+            let outcome = harness.service.perform(command).outcome
+            guard case .error(.usage, let message) = outcome else {
+                Issue.record("\(line): \(outcome)")
+                continue
+            }
+            #expect(message.contains("24 h"), "\(line): \(message)")
+        }
+        #expect(!harness.service.isRecording && harness.files.isEmpty)
+        let plan = RecorderPlan(sampleRate: 48_000, bytesPerFrame: 6)
+        for change in [{ (p: inout RecorderPlan) in p.limitSeconds = 1e300 }, { $0.limitSeconds = .infinity },
+                       { $0.splitSeconds = 1e300 }, { $0.splitSeconds = .nan }, { $0.preRollSeconds = 1e300 },
+                       { $0.voxHangSeconds = 1e300 }, { $0.voxHangSeconds = 3_601 }, { $0.voxThresholdDB = -.infinity }] {
+            var huge = plan
+            change(&huge)
+            #expect(huge.refusal != nil)
+            // The conversions clamp even when nobody asked for the refusal first.
+            _ = (huge.limitFrames, huge.splitFrames, huge.hangFrames, huge.preRollFrames)
+        }
+        var day = plan
+        day.limitSeconds = 86_400
+        #expect(day.refusal == nil && day.limitFrames == 86_400 * 48_000)   // 24 h x 48 kHz frames
+        // A resume position of 1e300 s is the end of the file, not a trap.
+        #expect(PlaybackOutput.Item.packet(at: 1e300, in: .linearPCM(sampleRate: 48_000, channels: 2, bits: 16)) == .max)
+        #expect(PlaybackOutput.Item.packet(at: .nan, in: .linearPCM(sampleRate: 48_000, channels: 2, bits: 16)) == 0)
+    }
+
+    /// A take's `--seconds` limit notice still on its way to the loop when the take is stopped and the next
+    /// one started must not end the next one.
+    @Test func aStaleLimitNoticeDoesNotEndTheNextTake() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.05))).outcome == .ok)
+        // 0.05 s = 2,400 frames = 5 periods of 480: the writer reaches the limit and posts its notices, which
+        // the loop has not run yet.
+        for _ in 0..<6 {
+            try harness.engine.capture!.period()
+            harness.service.deliverCaptured()
+        }
+        _ = harness.service.stopRecording()
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        harness.settle()   // now the first take's notices arrive
+        #expect(harness.service.isRecording)
+        #expect(harness.service.statusLines.first == "recorder: recording")
+        try harness.periods(5)
+        #expect(harness.service.isRecording)
+        #expect(harness.service.stopRecording().outcome == .ok)
+        harness.settle()
+    }
+
+    /// `record` names the file it will write (local date and time, `-2` when taken: RecordingNames, as the
+    /// issue names takes), and `status` shows it at once, before the first buffer reaches the writer.
+    @Test func recordAnswersWithTheFileNameAndStatusShowsItAtOnce() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        FileManager.default.createFile(atPath: harness.file("\(RecordingServiceTests.take).wav"), contents: Data())
+        let reply = harness.service.perform(.start(RecordOptions()))
+        #expect(reply.lines == ["recording to \(RecordingServiceTests.take)-2.wav"])
+        #expect(harness.service.statusLines.prefix(2) == ["recorder: recording", "recording: \(RecordingServiceTests.take)-2 0.0 s"])
+        try harness.periods(5)
+        #expect(harness.service.stopRecording().lines == ["stopped \(RecordingServiceTests.take)-2"])
+        harness.settle()
+        #expect(harness.files == ["\(RecordingServiceTests.take)-2.wav", "\(RecordingServiceTests.take).wav"])
+    }
+
+    /// The capture device unplugged mid-take (SimulatedPCM's ENODEV fault): the input queue stops, and the take
+    /// is finalized with what was captured and an error event saying why, not left "recording" forever.
+    @Test func anUnpluggedInputFinalizesTheTake() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        try harness.periods(5)   // 2,400 frames: one 50 ms buffer written
+        let pcm = try #require(harness.engine.capture!.device as? SimulatedPCM)
+        pcm.inject(.unplug)
+        #expect(throws: PCMError.self) { try harness.engine.capture!.period() }
+        harness.service.deliverCaptured()   // the queue sees the failure and stops
+        harness.service.deliverCaptured()   // its is-running listener has run
+        harness.settle()
+        #expect(!harness.service.isRecording)
+        #expect(harness.service.statusLines.first == "recorder: idle")
+        let lines = harness.eventLines
+        #expect(lines.contains { $0.hasPrefix("EVENT error recording: input stopped: ") })
+        #expect(lines.contains("EVENT record stopped \(RecordingServiceTests.take) 0.05"))
+        // The file is finalized: sox reads the 2,400 frames captured before the fault.
+        #expect(try soxSamples(harness.file("\(RecordingServiceTests.take).wav")) == expectedSamples(0..<2_400))
     }
 
     @Test func aMissingRecordingsDirectoryIsAnIOError() throws {
