@@ -305,11 +305,15 @@ test_arm() {
     local bundle=${bundles[0]} log=$out/tests/arm-test.log
     local timeout=${ARM_TEST_TIMEOUT:-1800} st_status=0 xc_status=0
 
-    # The tests' library prefix: the sysroot without its dev/ (qemu-user would open the sysroot's empty
-    # dev/ptmx and get ENODEV; the pty tests need the host's /dev).
-    local prefix=$cache/ld-prefix
+    # The tests' library prefix: only the sysroot's library and configuration trees. qemu-user looks every
+    # absolute path up under the prefix first, so a prefix with its own dev/ makes ptys fail (the sysroot's
+    # empty dev/ptmx: ENODEV), and one with its own tmp/ makes realpath(3) of a test's /tmp directory resolve
+    # into the sysroot's tmp/ (ENOENT).
+    local prefix=$cache/ld-prefix entry
     rm -rf "$prefix"; mkdir -p "$prefix"
-    for entry in "$sysroot"/*; do [[ $(basename "$entry") == dev ]] || ln -s "$entry" "$prefix/"; done
+    for entry in usr lib lib64 bin sbin etc; do
+        [[ -e $sysroot/$entry ]] && ln -s "$sysroot/$entry" "$prefix/$entry"
+    done
 
     stage "Swift Testing on aarch64 under qemu-aarch64-static ($(basename "$bundle"))"
     # SwiftPM's generated runner picks the library from this argument; `swift test` does the same.

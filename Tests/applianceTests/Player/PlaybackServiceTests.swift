@@ -99,7 +99,9 @@ struct PlaybackServiceTests {
 
         let reference = try soxSamples(whole)
         #expect(reference.count == 2 * 48000)
-        #expect(Self.asSox(uncut.prefix(reference.count)) == reference, "the uncut file plays as sox decodes it")
+        // Compared outside #expect: a failing `==` of two long arrays makes Swift Testing diff them (quadratic).
+        let uncutMatches = Self.asSox(uncut.prefix(reference.count)) == reference
+        #expect(uncutMatches, "the uncut file plays as sox decodes it")
         let firstDifference = zip(uncut, joined).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(firstDifference == nil, "first differing sample: \(firstDifference ?? -1) (the cut is at \(2 * 17761))")
         #expect(two.events == ["EVENT transport playing cut/a.wav", "EVENT transport track 1/2 cut/a.wav",
@@ -146,8 +148,8 @@ struct PlaybackServiceTests {
         #expect(found.count == 1, "the continuation appears once: \(found)")
         if let start = found.first {
             let frames = (out.count - start) / 2
-            #expect(Array(out[start...]) == Array(reference[(2 * (24000 + 480))..<(2 * (24000 + 480 + frames))]),
-                    "and continues sample for sample")
+            let continues = Array(out[start...]) == Array(reference[(2 * (24000 + 480))..<(2 * (24000 + 480 + frames))])
+            #expect(continues, "and continues sample for sample")
         }
         // The position follows the device frame by frame, not whole buffers: the file frame now at the
         // device. In manual mode the device has played what was rendered before the last period
