@@ -48,6 +48,9 @@ final class DaemonProcess {
         }
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = notifyPath
+        // One lock per state directory, so parallel tests do not collide (the daemon's lock is otherwise one
+        // place whatever --state says).
+        env["APPLIANCE_LOCK"] = self.stateDirectory + "/appliance.lock"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let terminal {

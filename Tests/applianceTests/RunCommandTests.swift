@@ -40,6 +40,19 @@ import Testing
         #expect(first.stop() == 0)
     }
 
+    /// The lock is one place whatever --state says: a daemon with its own --state (and the lock given to
+    /// both processes as the same $APPLIANCE_LOCK, as the default place would be) is still found by `hal`.
+    @Test func hardwareCommandsFindADaemonRunningWithAnotherStateDirectory() throws {
+        let lock = NSTemporaryDirectory() + "appliance-lock-\(UUID().uuidString).lock"
+        defer { unlink(lock) }
+        let daemon = try DaemonProcess(arguments: [], environment: ["APPLIANCE_LOCK": lock])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        let hal = try DaemonProcess.runOnce(["hal", "pcm", "list"], environment: ["APPLIANCE_LOCK": lock])
+        #expect(hal.status == 1)
+        #expect(hal.stderr.contains("the appliance is already running (pid \(daemon.pid)"), "\(hal.stderr)")
+        #expect(daemon.stop() == 0)
+    }
+
     /// A corrupt settings file never stops the appliance: kept aside, reported as a warning (<4>, journald's
     /// warning priority per sd-daemon(3)), defaults used.
     @Test func aCorruptSettingsFileIsKeptAsideAndReported() throws {

@@ -10,9 +10,12 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the appliance: player, recorder, buttons and the console.",
         discussion: """
-            As the service (root, or under systemd) settings and recordings live in /var/lib/appliance, the \
-            media in /var/lib/appliance/media, the control socket and lock in /run/appliance. A developer run \
-            keeps everything under ./.appliance/. The console is stdin/stdout unless --console names a serial \
+            Under systemd (INVOCATION_ID or NOTIFY_SOCKET set) settings and recordings live in \
+            /var/lib/appliance, the media in /var/lib/appliance/media, the control socket in /run/appliance. \
+            Run from a terminal (as root too) everything is kept under ./.appliance/. The instance lock is \
+            $APPLIANCE_LOCK, else /run/appliance/appliance.lock for root or the service, else \
+            $XDG_RUNTIME_DIR/appliance.lock (or /tmp/appliance-UID.lock), whatever --state says. The console \
+            is stdin/stdout unless --console names a serial \
             device.
             """)
 
@@ -48,7 +51,7 @@ struct RunCommand: ParsableCommand {
         var paths = DaemonPaths.defaults()
         if let state {
             paths.state = state
-            paths.runtime = state
+            paths.runtime = state  // the lock stays where DaemonPaths.lockPath puts it
             paths.media = state + "/media"
             paths.recordings = state + "/recordings"
             paths.socket = state + "/control.sock"
