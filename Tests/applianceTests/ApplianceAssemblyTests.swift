@@ -32,7 +32,7 @@ import Testing
             let log = ServiceLog(prefixed: true) { _ in }
             let events = self.events
             assembly = try ApplianceAssembly(config: SimulatedBoard.config, pcm: nil, paths: paths, loop: loop,
-                                             settings: settings, log: log,
+                                             settings: settings, log: log, locksMemory: false,
                                              events: { event in events.record(event) })
             var parts = assembly.parts
             let assembly = self.assembly
@@ -117,6 +117,25 @@ import Testing
         // Under qemu-user real-time pacing is slow: only the host holds the engine to its rate.
         let emulated = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"].map { !$0.isEmpty } ?? false
         if !emulated { #expect(abs(actual - 48_000) < 4_800, "\(rateLine)") }
+    }
+
+    /// A start that fails after the codec's power-up (`--pcm nosuch`: no such ALSA PCM) powers the codec
+    /// down again: one clear error, and the twin's driver off (its power state, as the driver's power-down
+    /// recipe leaves it), not left driving its outputs.
+    @Test func aFailedStartPowersTheCodecDown() throws {
+        let directory = NSTemporaryDirectory() + "appliance-assembly-\(UUID().uuidString)"
+        let paths = DaemonPaths(state: directory, runtime: directory, media: directory + "/media",
+                                recordings: directory + "/recordings", socket: directory + "/control.sock")
+        try paths.createDirectories()
+        let loop = try ControlLoop(clock: SystemClock())
+        let board = try AssembledBoard(config: SimulatedBoard.config, options: BoardAssemblyOptions(pcm: "nosuch"))
+        let codec = try #require(board.codec.codec as? WM8960)
+        #expect(throws: DaemonError.self) {
+            _ = try ApplianceAssembly(assembled: board, pcm: "nosuch", paths: paths, loop: loop,
+                                      settings: LiveSettings(ApplianceSettings()), log: ServiceLog(prefixed: true) { _ in },
+                                      locksMemory: false, events: { _ in })
+        }
+        #expect(codec.powerState == .off)
     }
 
     /// `vol 40` through the real AudioController, then shutdown: the settings file holds a volume.

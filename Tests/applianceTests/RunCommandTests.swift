@@ -68,6 +68,14 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// No such ALSA PCM: the start fails after the codec's power-up, with one line saying so and status 1.
+    @Test func aMissingPCMIsOneLineAndExitStatusOne() throws {
+        let daemon = try DaemonProcess(arguments: ["--board", "simulated", "--pcm", "nosuch"])
+        #expect(daemon.waitForExit() == 1)
+        let lines = daemon.standardError.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 1 && lines[0].contains("nosuch"), "\(daemon.standardError)")
+    }
+
     @Test func anUnknownBoardIsOneLineAndExitStatusOne() throws {
         let result = try ApplianceBinary.run(["run", "--board", "no-such-board", "--state",
                                               NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"])

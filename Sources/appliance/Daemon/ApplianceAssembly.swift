@@ -21,24 +21,48 @@ final class ApplianceAssembly {
     private let gain: EngineGain
     private var lastXruns = 0
 
-    init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
-         log: ServiceLog, events: @escaping EventSink) throws(DaemonError) {
+    convenience init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
+                     log: ServiceLog, locksMemory: Bool = false, events: @escaping EventSink) throws(DaemonError) {
         let assembled: AssembledBoard
         do {
             assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
         } catch {
             throw .board("\(config.name): \(error)")
         }
-        board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
+        try self.init(assembled: assembled, pcm: pcm, paths: paths, loop: loop, settings: settings, log: log,
+                      locksMemory: locksMemory, events: events)
+    }
+
+    /// On `assembled`, not yet powered up. Any failure after the power-up powers the codec down again and
+    /// releases what was opened (lines, the queue thread), so a failed start leaves the board as it found it.
+    init(assembled: AssembledBoard, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
+         log: ServiceLog, locksMemory: Bool, events: @escaping EventSink) throws(DaemonError) {
+        let config = assembled.config
+        let board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
+        self.board = board
         try board.powerUp()
+        var started = false
+        var queueThread: AudioQueueCallbackThread?
+        var opened: [any PCMDevice] = []
+        defer {
+            if !started {
+                queueThread?.end()
+                for device in opened { device.close() }
+                if let problem = board.powerDown() { log.warning("power-down after a failed start: \(problem)") }
+            }
+        }
         let configuration = PCMConfiguration(format: .s32LE, rate: Self.rate, channels: 2, periodFrames: Self.periodFrames,
                                              periodCount: Self.periodCount, allowsNearestRate: pcm != nil)
         let playback: any PCMDevice
         do { playback = try assembled.pcms.openPlayback(configuration) } catch { throw .device("\(error)") }
+        opened.append(playback)
         let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
+        if let capture { opened.append(capture) }
         do {
-            engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: false))
-            callbacks = try AudioQueueCallbackThread(name: "queues", pollInterval: .milliseconds(10))
+            engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: locksMemory))
+            let thread = try AudioQueueCallbackThread(name: "queues", pollInterval: .milliseconds(10))
+            callbacks = thread
+            queueThread = thread
         } catch {
             throw .device("cannot start the audio engine: \(error)")
         }
@@ -115,6 +139,7 @@ final class ApplianceAssembly {
         }
         for line in audio.restore() { log.info(line) }
         do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+        started = true
     }
 
     /// A button action, on the loop: remote events to the recorder (record button), the player (transport)
