@@ -53,6 +53,19 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// DESIGN.md "Threads and real time": the daemon locks its memory (mlockall MCL_CURRENT|MCL_FUTURE|
+    /// MCL_ONFAULT); proc(5)'s VmLck ("locked memory size") is then above zero once pages are touched.
+    /// Tests run as root (CAP_IPC_LOCK), so the lock is granted here.
+    @Test func theDaemonLocksItsMemory() throws {
+        let daemon = try DaemonProcess(arguments: [])
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmLck:") })
+        let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        #expect(kilobytes > 0, "\(line)")
+        #expect(daemon.stop() == 0)
+    }
+
     /// A corrupt settings file never stops the appliance: kept aside, reported as a warning (<4>, journald's
     /// warning priority per sd-daemon(3)), defaults used.
     @Test func aCorruptSettingsFileIsKeptAsideAndReported() throws {

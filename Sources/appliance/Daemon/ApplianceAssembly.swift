@@ -21,8 +21,10 @@ final class ApplianceAssembly {
     private let gain: EngineGain
     private var lastXruns = 0
 
+    /// `locksMemory`: mlockall as DESIGN.md requires (the unit grants LimitMEMLOCK); false only for tests that
+    /// assemble inside the test runner, whose own memory is not ours to lock.
     convenience init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
-                     log: ServiceLog, locksMemory: Bool = false, events: @escaping EventSink) throws(DaemonError) {
+                     log: ServiceLog, locksMemory: Bool = true, events: @escaping EventSink) throws(DaemonError) {
         let assembled: AssembledBoard
         do {
             assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
