@@ -125,6 +125,27 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// `rm` never deletes the take being written, also when --recordings is relative (the library compares
+    /// resolved paths): `ERR state`, and the file is still there.
+    @Test func theTakeBeingRecordedCannotBeRemovedWithARelativeRecordingsDirectory() throws {
+        let base = NSTemporaryDirectory() + "appliance-rel-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: base + "/rel", withIntermediateDirectories: true)
+        let daemon = try DaemonProcess(arguments: ["--recordings", "rel"], workingDirectory: base)
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(daemon.command("record")?.last == "OK")
+        var line: String?
+        for _ in 0..<250 where line == nil {   // the take's file opens with the first captured period
+            line = daemon.command("status")?.first { $0.hasPrefix("recording: ") }
+            if line == nil { usleep(20_000) }
+        }
+        let current = try #require(line, "\(daemon.command("status") ?? [])")
+        let take = String(current.split(separator: " ")[1])
+        let reply = daemon.command("rm recordings/\(take).wav")
+        #expect(reply?.last?.hasPrefix("ERR state ") == true, "\(reply ?? [])")
+        #expect(FileManager.default.fileExists(atPath: base + "/rel/\(take).wav"))
+        #expect(daemon.stop() == 0)
+    }
+
     /// Route policy: pulling the headphones while playing pauses (as a phone does); `status` says so.
     @Test func unpluggingDuringPlaybackPauses() throws {
         guard let media = try Self.mediaWithTone() else { return }

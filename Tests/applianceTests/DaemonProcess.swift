@@ -20,8 +20,9 @@ final class DaemonProcess {
     var events: [String] = []
 
     /// `terminal`: a pty device descriptor to be the console (standard input and output) instead of the pipe.
+    /// `workingDirectory`: where the daemon runs (relative paths in `arguments` are from there).
     init(arguments: [String], stateDirectory: String? = nil, environment: [String: String] = [:],
-         terminal: Int32? = nil) throws {
+         terminal: Int32? = nil, workingDirectory: String? = nil) throws {
         guard let binary = ApplianceBinary.url else { throw ApplianceBinary.LocateError() }
         let base = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
         self.stateDirectory = stateDirectory ?? base + "/state"
@@ -53,6 +54,7 @@ final class DaemonProcess {
         env["APPLIANCE_LOCK"] = self.stateDirectory + "/appliance.lock"
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         if let terminal {
             process.standardInput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
             process.standardOutput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)

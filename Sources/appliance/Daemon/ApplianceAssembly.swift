@@ -71,8 +71,11 @@ final class ApplianceAssembly {
         let recordingsDirectory = paths.recordings
         let recorder = RecordingService(directory: recordingsDirectory, loop: loop, host: capture == nil ? nil : engine,
                                         settings: settings, events: events)
+        // The library resolves the path it is asked about; the take's files are resolved too (the
+        // recordings directory may be given relative), so the two compare as the same file.
         let library = MediaLibrary(mediaDirectory: paths.media, recordingsDirectory: recordingsDirectory) { [weak recorder] path in
-            recorder?.isRecording == true && path.hasPrefix(recordingsDirectory)
+            let resolved = (try? FileSystem.resolvedPath(path)) ?? path
+            return recorder?.currentTakePaths.contains(resolved) == true
         }
         let player = PlaybackService(library: library, host: engine, callbackThread: callbacks, loop: loop,
                                      settings: settings, events: events, seed: UInt64(loop.clock.now.nanoseconds))
