@@ -89,6 +89,21 @@ import Testing
         #expect(lines.count == 1 && lines[0].contains("nosuch"), "\(daemon.standardError)")
     }
 
+    /// A settings file that is there but cannot be read (a symbolic link to itself: ELOOP, a read error
+    /// root cannot get past) is not replaced at shutdown after a change; the log says so once.
+    @Test func anUnreadableSettingsFileIsNotOverwritten() throws {
+        let state = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        #expect(symlink(state + "/settings.json", state + "/settings.json") == 0)
+        let daemon = try DaemonProcess(arguments: [], stateDirectory: state)
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(daemon.command("vol 40")?.last == "OK")
+        #expect(daemon.stop() == 0)
+        let kind = try FileManager.default.attributesOfItem(atPath: state + "/settings.json")[.type] as? FileAttributeType
+        #expect(kind == .typeSymbolicLink)
+        #expect(daemon.standardError.components(separatedBy: "will not be saved").count == 2, "\(daemon.standardError)")
+    }
+
     @Test func anUnknownBoardIsOneLineAndExitStatusOne() throws {
         let result = try ApplianceBinary.run(["run", "--board", "no-such-board", "--state",
                                               NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"])

@@ -101,7 +101,9 @@ struct RunCommand: ParsableCommand {
         var parts = assembly.parts
         parts.stopAudio = { assembly.stop() }
         parts.help = { ConsoleHelp.reply(for: $0) }
-        let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: store, log: log)
+        // A settings file that is there but unreadable is not replaced by this run's settings (load said so).
+        let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: loaded.mayReplace ? store : nil,
+                                     log: log)
         let bound = LoopBound(daemon)
         fanout.sink = { event in loop.post { bound.value?.broadcast(event) } }
         if let problem = loaded.problem { daemon.notice(problem, priority: .warning) }
