@@ -104,6 +104,47 @@ import Testing
         #expect(daemon.standardError.components(separatedBy: "will not be saved").count == 2, "\(daemon.standardError)")
     }
 
+    /// `appliance run | head -c5` while recording: the reader goes away, the next reply meets EPIPE (SIGPIPE
+    /// is ignored; pipe(7)), and the appliance shuts down as at the end of its input: exit 0 (not 141 or a
+    /// SIGPIPE death), the take finalized. Finalized is judged by sox (the reference reader): the samples its
+    /// header declares (soxi -s) times the block size (soxi -c, -b) account for the file's size to within a
+    /// header, where a take cut off would have up to a commit interval (1 s) of audio past its header's count.
+    @Test func aConsoleReaderThatGoesAwayStopsTheApplianceCleanlyWhileRecording() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/soxi") else {
+            Issue.record("soxi (sox) is needed to read the take back")
+            return
+        }
+        let daemon = try DaemonProcess(arguments: [], pipedOutput: true)
+        let output = try #require(daemon.outputPipe)
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        daemon.input.fileHandleForWriting.write(Data("record\n".utf8))
+        #expect(output.fileHandleForReading.readData(ofLength: 5).count == 5)   // what `head -c5` takes
+        usleep(1_500_000)
+        try output.fileHandleForReading.close()
+        daemon.input.fileHandleForWriting.write(Data("status\n".utf8))
+        #expect(daemon.waitForExit() == 0, "stderr: \(daemon.standardError)")
+        #expect(daemon.process.terminationReason == .exit)
+        let recordings = daemon.stateDirectory + "/recordings"
+        let takes = try FileManager.default.contentsOfDirectory(atPath: recordings).filter { $0.hasSuffix(".wav") }
+        let take = try #require(takes.first.map { recordings + "/" + $0 }, "\(takes)")
+        func soxi(_ flag: String) throws -> Int {
+            let process = Process()
+            let pipe = Foundation.Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/soxi")
+            process.arguments = [flag, take]
+            process.standardOutput = pipe
+            try process.run()
+            process.waitUntilExit()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let frames = try soxi("-s"), channels = try soxi("-c"), bits = try soxi("-b")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: take)[.size] as? Int)
+        #expect(frames > 48_000, "\(frames) frames")   // at least the 1.5 s recorded before the reader left
+        let audioBytes = frames * channels * bits / 8
+        #expect(size - audioBytes >= 0 && size - audioBytes < 4_096, "\(size) bytes, \(audioBytes) of audio")
+    }
+
     @Test func anUnknownBoardIsOneLineAndExitStatusOne() throws {
         let result = try ApplianceBinary.run(["run", "--board", "no-such-board", "--state",
                                               NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"])

@@ -69,6 +69,9 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         // Before any thread starts, so every thread inherits the block (signal(7)).
         try SignalWatcher.blockTerminationSignals()
+        // A console reader that went away (`appliance run | head -c5`) is EPIPE on the next reply, handled as
+        // the console's end, never a SIGPIPE death in the middle of a take.
+        SignalWatcher.ignoreBrokenPipe()
         let log = ServiceLog()
         let paths = self.paths
         do {
@@ -131,7 +134,8 @@ struct RunCommand: ParsableCommand {
 extension RunCommand {
     /// The console: stdin/stdout (libedit on a terminal, plain lines otherwise) or `--console DEV`, and the
     /// control socket for `appliance ctl`. The end of standard input (a script that ran out, ^D) shuts the
-    /// appliance down; a serial console that hangs up does not (the socket still serves).
+    /// appliance down, and so does standard output that can no longer be written (EPIPE: the reader went
+    /// away); a serial console that hangs up does not (the socket still serves).
     func startConsole(daemon: ApplianceDaemon, paths: DaemonPaths, loop: ControlLoop) throws -> ConsoleServer {
         let server = ConsoleServer(loop: loop) { command, connection in
             daemon.dispatch(command) { on in connection.eventsEnabled = on }
