@@ -51,10 +51,7 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     func simulateJack(_ state: JackState) throws(DaemonError) {
         guard isSimulated else { throw .denied("jack in|out drives the simulated board only (this is \(name))") }
         do {
-            // The jack detector's GPIO debounce keeps deadlines of its own that `board.nextDeadline` does not
-            // show: tick every few milliseconds until well after the plug's bounce (debounce and the headset
-            // decision included).
-            settleUntil = try board.simulateJack(state) + .seconds(1)
+            try board.simulateJack(state)   // the board's deadlines then cover the bounce, debounce and decision
         } catch {
             throw .device("\(error)")
         }
@@ -110,22 +107,9 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
         ["jack: \(board.jack.map { "\($0.state)" } ?? "not sensed")"]
     }
 
-    /// Until when a simulated change still needs frequent ticks.
-    private var settleUntil: Timestamp?
-    static let settleInterval = Duration.milliseconds(5)
-
-    /// The next settling tick: a fixed time once set (one that moved with the clock would never come).
-    private var nextSettle: Timestamp?
-
-    var nextDeadline: Timestamp? {
-        guard settleUntil != nil else { return board.nextDeadline }
-        if nextSettle == nil { nextSettle = SystemClock.shared.now + Self.settleInterval }
-        return [board.nextDeadline, nextSettle].compactMap { $0 }.min()
-    }
+    var nextDeadline: Timestamp? { board.nextDeadline }
 
     func tick(now: Timestamp) {
-        nextSettle = nil
-        if let until = settleUntil, now > until { settleUntil = nil }
         do { try board.tick() } catch { log.warning("board: \(error)") }
     }
 
