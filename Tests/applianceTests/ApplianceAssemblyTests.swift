@@ -104,6 +104,26 @@ import Testing
                 || tone.hasPrefix("PASS loopback tone: -15.1 dBFS RMS at 1000 Hz"), "\(tone)")
     }
 
+    /// The WM8960 cannot be read (7+9 layout, write-only; its datasheet), so `selftest` proves the chip is
+    /// there by writing one cached register again with its cached value: exactly one write on the bus, and
+    /// PASS. With the chip not acknowledging (a simulated NACK on every try), FAIL naming the bus error.
+    @Test func selftestWritesToAWriteOnlyCodecAndNeedsItsAcknowledge() throws {
+        let rig = try Rig()
+        let bus = try #require(rig.assembly.board.board.codec.bus as? SimulatedRegisterBus)
+        #expect(!bus.layout.isReadable)
+        bus.clearTrace()
+        let passed = rig.daemon.dispatch(.selftest)
+        #expect(passed.lines.first?.hasPrefix("PASS codec: ") == true, "\(passed.wireLines)")
+        let writes = bus.trace.filter { if case .write = $0 { true } else { false } }
+        #expect(writes.count == 1, "\(bus.trace)")
+        #expect(bus.trace.count == 1, "\(bus.trace)")
+        bus.failNextTransfers(100)
+        let failed = rig.daemon.dispatch(.selftest)
+        bus.clearFailures()
+        let line = try #require(failed.lines.first)
+        #expect(line.hasPrefix("FAIL codec: ") && line.contains("not acknowledged"), "\(failed.wireLines)")
+    }
+
     /// `stats` after the engine has run a while: the simulated card paces at 48 kHz (its nominal rate, set
     /// by us: the engine's device format), so the actual rate comes out within 10 % of it.
     @Test func statsShowTheEngineRunningAtItsNominalRate() throws {
