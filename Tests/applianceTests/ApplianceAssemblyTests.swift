@@ -158,6 +158,34 @@ import Testing
         #expect(codec.powerState == .off)
     }
 
+    /// `stats` has every field the issue asks for, with plausible values on the simulated board: a render
+    /// time above zero and (on the host) within the 10 ms period (480 frames at 48 kHz), the worst not below
+    /// the mean; the device's queued frames within its buffer (4 periods of 480: the engine's device
+    /// format); no I2C retries on a healthy twin. Then one NACK followed by an ACK (a simulated fault on
+    /// the next transfer) counts exactly one retry (I2CRetryPolicy: a NACK is transient, tried again).
+    @Test func statsHaveRenderTimeBufferFillAndI2CRetries() throws {
+        let rig = try Rig()
+        _ = rig.turn(until: { false }, seconds: 0.5)
+        let lines = rig.daemon.dispatch(.stats).lines
+        let render = try #require(lines.first { $0.hasPrefix("render: worst ") }, "\(lines)")
+        let numbers = render.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        try #require(numbers.count >= 4, "\(render)")
+        let (worst, mean, period) = (numbers[0], numbers[1], numbers[2])
+        #expect(period == 10_000)
+        #expect(worst >= mean && numbers[3] > 0, "\(render)")
+        let emulated = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"].map { !$0.isEmpty } ?? false
+        if !emulated { #expect(worst < 10_000, "\(render)") }
+        let buffer = try #require(lines.first { $0.hasPrefix("buffer: ") }, "\(lines)")
+        let fill = buffer.split(separator: " ").compactMap { Int($0) }
+        #expect(fill.count >= 2 && fill[1] == 1_920 && fill[0] >= 0 && fill[0] <= 1_920, "\(buffer)")
+        #expect(lines.contains("i2c retries: 0"), "\(lines)")
+
+        let bus = try #require(rig.assembly.board.board.codec.bus as? SimulatedRegisterBus)
+        bus.failNextTransfers(1)
+        try bus.write(0x07, try #require(rig.assembly.board.board.codec.registers.cachedValue(0x07)))
+        #expect(rig.daemon.dispatch(.stats).lines.contains("i2c retries: 1"))
+    }
+
     /// `vol 40` through the real AudioController, then shutdown: the settings file holds a volume.
     @Test func aVolumeChangeIsSavedAtShutdown() throws {
         let rig = try Rig()

@@ -19,6 +19,8 @@ final class ApplianceAssembly {
     let parts: DaemonParts
     private let startedAt: Timestamp
     private let gain: EngineGain
+    /// The engine's playback device, for `stats`' buffer fill (its delay: frames queued ahead of the DAC).
+    private let playback: any PCMDevice
     private var lastXruns = 0
 
     /// `locksMemory`: mlockall as DESIGN.md requires (the unit grants LimitMEMLOCK); false only for tests that
@@ -58,6 +60,7 @@ final class ApplianceAssembly {
         let playback: any PCMDevice
         do { playback = try assembled.pcms.openPlayback(configuration) } catch { throw .device("\(error)") }
         opened.append(playback)
+        self.playback = playback
         let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
         if let capture { opened.append(capture) }
         do {
@@ -171,14 +174,29 @@ final class ApplianceAssembly {
         }
     }
 
-    /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline.
+    /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline, the render thread's
+    /// worst and mean render time per period against the period's length (read live, without a lock), the
+    /// playback device's fill (frames queued ahead of the DAC, of its buffer) and the codec bus's I2C retries.
     func statsLines(now: Timestamp) -> [String] {
         let seconds = Double((now - startedAt).components.seconds) + Double((now - startedAt).components.attoseconds) / 1e18
         let played = engine.timeline.playedFrames
         let actual = seconds > 0 ? Double(played) / seconds : 0
-        return ["xruns: \(engine.xruns)",
-                "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
-                "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+        var lines = ["xruns: \(engine.xruns)",
+                     "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
+                     "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+        let periodMicroseconds = Self.periodFrames * 1_000_000 / Self.rate
+        if let times = engine.liveRenderTimes {
+            lines.append("render: worst \(times.worstNanoseconds / 1000) us, mean \(times.meanNanoseconds / 1000) us "
+                         + "of a \(periodMicroseconds) us period (\(times.periods) periods)")
+        }
+        let bufferFrames = playback.parameters.bufferFrames
+        if let queued = try? playback.delay() {
+            lines.append("buffer: \(queued) of \(bufferFrames) frames queued (\(bufferFrames > 0 ? queued * 100 / bufferFrames : 0)%)")
+        } else {
+            lines.append("buffer: unknown of \(bufferFrames) frames (the device did not say)")
+        }
+        lines.append("i2c retries: \(board.board.codec.bus.retryCount)")
+        return lines
     }
 
     /// The engine's fine gain and software EQ as the audio controls set them, put aside for `selftest`.
