@@ -79,7 +79,7 @@ import Testing
             ("route", "OK"), ("route speaker", "OK"), ("route auto", "OK"), ("input", "OK"), ("input mic", "OK"),
             ("meter", "ERR state"), ("sounds", "OK"), ("board", "OK"), ("stats", "OK"), ("selftest", "OK"),
             ("jack in", "OK"), ("jack out", "OK"), ("button remote click", "OK"), ("button remote hold", "OK"),
-            ("record --seconds 1", "OK"), ("mark", "OK"), ("stop", "OK"), ("events on", "OK"), ("events off", "OK"),
+            ("record --seconds 30", "OK"), ("mark", "OK"), ("stop", "OK"), ("events on", "OK"), ("events off", "OK"),
             ("rm nothing-here.wav", "ERR not-found"), ("play ../etc/passwd", "ERR denied"),
         ]
         for (line, outcome) in expected {
