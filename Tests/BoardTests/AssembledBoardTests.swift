@@ -72,6 +72,33 @@ struct AssembledBoardTests {
         #expect(events.all.count == 2)
     }
 
+    /// A loop that ticks the board only at `nextDeadline` (no polling) still sees a pull: the deadlines
+    /// include the jack line's debounce. Expected: reported by the bounce's end (the last toggle of
+    /// ContactBounce.jackPlug, the simulation's input, 8 ms) plus the board file's debounce-ms (50), within
+    /// 20 ms.
+    @Test func aPullIsReportedByFollowingTheBoardsDeadlinesAlone() throws {
+        let (board, clock) = try simulatedBoard()
+        let events = Collected<JackEvent>()
+        board.onJackEvent { events.append($0) }
+        let gpio = try #require(board.gpio.simulated)
+        try board.simulateJack(.headphones)
+        gpio.advance(by: .milliseconds(400))
+        try board.tick()
+        #expect(events.all.count == 1)
+        let pulled = clock.now
+        let bounceEnd = try board.simulateJack(.unplugged)
+        gpio.advance(to: bounceEnd)   // the contacts settle by themselves; from here only deadlines
+        try board.tick()
+        var ticks = 0
+        while events.all.count < 2, let deadline = board.nextDeadline, ticks < 100 {
+            gpio.advance(to: max(deadline, clock.now))
+            try board.tick()
+            ticks += 1
+        }
+        #expect(events.all.last == JackEvent(timestamp: pulled, state: .unplugged, previous: .headphones))
+        #expect(clock.now <= pulled + .milliseconds(8 + 50 + 20), "\(clock.now - pulled)")
+    }
+
     @Test func headphonesWithoutAMicrophoneAreHeadphones() throws {
         let (board, clock) = try simulatedBoard()
         let events = Collected<JackEvent>()

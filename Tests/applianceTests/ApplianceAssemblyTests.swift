@@ -32,7 +32,7 @@ import Testing
             let log = ServiceLog(prefixed: true) { _ in }
             let events = self.events
             assembly = try ApplianceAssembly(config: SimulatedBoard.config, pcm: nil, paths: paths, loop: loop,
-                                             settings: settings, log: log,
+                                             settings: settings, log: log, locksMemory: false,
                                              events: { event in events.record(event) })
             var parts = assembly.parts
             let assembly = self.assembly
@@ -127,6 +127,26 @@ import Testing
                 || tone.hasPrefix("PASS loopback tone: -15.1 dBFS RMS at 1000 Hz"), "\(tone)")
     }
 
+    /// The WM8960 cannot be read (7+9 layout, write-only; its datasheet), so `selftest` proves the chip is
+    /// there by writing one cached register again with its cached value: exactly one write on the bus, and
+    /// PASS. With the chip not acknowledging (a simulated NACK on every try), FAIL naming the bus error.
+    @Test func selftestWritesToAWriteOnlyCodecAndNeedsItsAcknowledge() throws {
+        let rig = try Rig()
+        let bus = try #require(rig.assembly.board.board.codec.bus as? SimulatedRegisterBus)
+        #expect(!bus.layout.isReadable)
+        bus.clearTrace()
+        let passed = rig.daemon.dispatch(.selftest)
+        #expect(passed.lines.first?.hasPrefix("PASS codec: ") == true, "\(passed.wireLines)")
+        let writes = bus.trace.filter { if case .write = $0 { true } else { false } }
+        #expect(writes.count == 1, "\(bus.trace)")
+        #expect(bus.trace.count == 1, "\(bus.trace)")
+        bus.failNextTransfers(100)
+        let failed = rig.daemon.dispatch(.selftest)
+        bus.clearFailures()
+        let line = try #require(failed.lines.first)
+        #expect(line.hasPrefix("FAIL codec: ") && line.contains("not acknowledged"), "\(failed.wireLines)")
+    }
+
     /// `stats` after the engine has run a while: the simulated card paces at 48 kHz (its nominal rate, set
     /// by us: the engine's device format), so the actual rate comes out within 10 % of it.
     @Test func statsShowTheEngineRunningAtItsNominalRate() throws {
@@ -140,6 +160,53 @@ import Testing
         // Under qemu-user real-time pacing is slow: only the host holds the engine to its rate.
         let emulated = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"].map { !$0.isEmpty } ?? false
         if !emulated { #expect(abs(actual - 48_000) < 4_800, "\(rateLine)") }
+    }
+
+    /// A start that fails after the codec's power-up (`--pcm nosuch`: no such ALSA PCM) powers the codec
+    /// down again: one clear error, and the twin's driver off (its power state, as the driver's power-down
+    /// recipe leaves it), not left driving its outputs.
+    @Test func aFailedStartPowersTheCodecDown() throws {
+        let directory = NSTemporaryDirectory() + "appliance-assembly-\(UUID().uuidString)"
+        let paths = DaemonPaths(state: directory, runtime: directory, media: directory + "/media",
+                                recordings: directory + "/recordings", socket: directory + "/control.sock")
+        try paths.createDirectories()
+        let loop = try ControlLoop(clock: SystemClock())
+        let board = try AssembledBoard(config: SimulatedBoard.config, options: BoardAssemblyOptions(pcm: "nosuch"))
+        let codec = try #require(board.codec.codec as? WM8960)
+        #expect(throws: DaemonError.self) {
+            _ = try ApplianceAssembly(assembled: board, pcm: "nosuch", paths: paths, loop: loop,
+                                      settings: LiveSettings(ApplianceSettings()), log: ServiceLog(prefixed: true) { _ in },
+                                      locksMemory: false, events: { _ in })
+        }
+        #expect(codec.powerState == .off)
+    }
+
+    /// `stats` has every field the issue asks for, with plausible values on the simulated board: a render
+    /// time above zero and (on the host) within the 10 ms period (480 frames at 48 kHz), the worst not below
+    /// the mean; the device's queued frames within its buffer (4 periods of 480: the engine's device
+    /// format); no I2C retries on a healthy twin. Then one NACK followed by an ACK (a simulated fault on
+    /// the next transfer) counts exactly one retry (I2CRetryPolicy: a NACK is transient, tried again).
+    @Test func statsHaveRenderTimeBufferFillAndI2CRetries() throws {
+        let rig = try Rig()
+        _ = rig.turn(until: { false }, seconds: 0.5)
+        let lines = rig.daemon.dispatch(.stats).lines
+        let render = try #require(lines.first { $0.hasPrefix("render: worst ") }, "\(lines)")
+        let numbers = render.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        try #require(numbers.count >= 4, "\(render)")
+        let (worst, mean, period) = (numbers[0], numbers[1], numbers[2])
+        #expect(period == 10_000)
+        #expect(worst >= mean && numbers[3] > 0, "\(render)")
+        let emulated = ProcessInfo.processInfo.environment["APPLIANCE_LAUNCHER"].map { !$0.isEmpty } ?? false
+        if !emulated { #expect(worst < 10_000, "\(render)") }
+        let buffer = try #require(lines.first { $0.hasPrefix("buffer: ") }, "\(lines)")
+        let fill = buffer.split(separator: " ").compactMap { Int($0) }
+        #expect(fill.count >= 2 && fill[1] == 1_920 && fill[0] >= 0 && fill[0] <= 1_920, "\(buffer)")
+        #expect(lines.contains("i2c retries: 0"), "\(lines)")
+
+        let bus = try #require(rig.assembly.board.board.codec.bus as? SimulatedRegisterBus)
+        bus.failNextTransfers(1)
+        try bus.write(0x07, try #require(rig.assembly.board.board.codec.registers.cachedValue(0x07)))
+        #expect(rig.daemon.dispatch(.stats).lines.contains("i2c retries: 1"))
     }
 
     /// `vol 40` through the real AudioController, then shutdown: the settings file holds a volume.

@@ -7,13 +7,17 @@ import Testing
 /// `appliance run --board simulated` driven through its console as a user (or a script) would: lines typed on
 /// standard input, replies read up to their final `OK` / `ERR` line.
 @Suite(.serialized) struct ApplianceConsoleTests {
-    /// A media directory with one 10 s, 440 Hz stereo WAV made by sox (the reference tool), or nil without sox.
-    static func mediaWithTone() throws -> String? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sox") else { return nil }
+    /// Whether sox (the reference tool that makes and reads the test audio) is installed; the tests that need
+    /// it say so when they are skipped.
+    static let hasSox = FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
+
+    /// A media directory with one 10 s, 440 Hz stereo WAV made by sox (the reference tool).
+    static func mediaWithTone() throws -> String {
         let media = NSTemporaryDirectory() + "appliance-media-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
-        _ = try ApplianceConsoleTests.check("/usr/bin/sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", media + "/tone.wav",
-                                                             "synth", "10", "sine", "440", "vol", "0.5"])
+        let status = try ApplianceConsoleTests.check("/usr/bin/sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", media + "/tone.wav",
+                                                                      "synth", "10", "sine", "440", "vol", "0.5"])
+        try #require(status == 0, "sox could not make the test tone")
         return media
     }
 
@@ -27,8 +31,9 @@ import Testing
     }
 
     /// The README's walk-through (the issue's "Done when"), each answered with OK, then `shutdown` exits 0.
-    @Test func theNewcomersWalkThroughAnswersOKToEveryLine() throws {
-        guard let media = try Self.mediaWithTone() else { return }
+    @Test(.enabled(if: ApplianceConsoleTests.hasSox, "sox is not installed: it makes the test tone"))
+    func theNewcomersWalkThroughAnswersOKToEveryLine() throws {
+        let media = try Self.mediaWithTone()
         let daemon = try DaemonProcess(arguments: ["--board", "simulated", "--media", media])
         _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
         for line in ["play", "vol 40", "eq rock", "button remote double", "jack out", "record --seconds 3", "ls", "stats"] {
@@ -54,23 +59,39 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    /// Every command of the grammar gets exactly one final line (OK or ERR), never silence or a crash.
-    @Test func everyCommandIsAnswered() throws {
-        guard let media = try Self.mediaWithTone() else { return }
+    /// Every command of the grammar gets exactly one final line, the one it should get on the simulated board
+    /// with one 10 s track: OK, except `prev` after `next` ran off the end of the only track (repeat off:
+    /// playback stops at the end of the queue, as MPD's does, so there is no track to go back in; `state`),
+    /// `meter` with no input
+    /// running, `rm` of a file that is not there (not-found) and a path climbing out of the media directory
+    /// (denied).
+    @Test(.enabled(if: ApplianceConsoleTests.hasSox, "sox is not installed: it makes the test tone"))
+    func everyCommandIsAnswered() throws {
+        let media = try Self.mediaWithTone()
         let daemon = try DaemonProcess(arguments: ["--media", media])
         _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
-        let lines = ["help", "help vol", "status", "play tone.wav", "pause", "resume", "seek 2", "seek +1", "next", "prev",
-                     "repeat all", "repeat", "shuffle on", "shuffle off", "stop", "ls", "vol", "vol 50", "vol +5", "vol -5",
-                     "vol -12dB", "mute", "mute off", "eq", "eq list", "eq show", "eq jazz", "route", "route speaker",
-                     "route auto", "input", "input mic", "meter", "sounds", "board", "stats", "selftest", "jack in",
-                     "jack out", "button remote click", "button remote hold", "record --seconds 1", "mark", "stop",
-                     "events on", "events off", "rm nothing-here.wav", "play ../etc/passwd"]
-        for line in lines {
+        let expected: [(String, String)] = [
+            ("help", "OK"), ("help vol", "OK"), ("status", "OK"), ("play tone.wav", "OK"), ("pause", "OK"),
+            ("resume", "OK"), ("seek 2", "OK"), ("seek +1", "OK"), ("next", "OK"), ("prev", "ERR state"),
+            ("repeat all", "OK"), ("repeat", "OK"), ("shuffle on", "OK"), ("shuffle off", "OK"), ("stop", "OK"),
+            ("ls", "OK"), ("vol", "OK"), ("vol 50", "OK"), ("vol +5", "OK"), ("vol -5", "OK"), ("vol -12dB", "OK"),
+            ("mute", "OK"), ("mute off", "OK"), ("eq", "OK"), ("eq list", "OK"), ("eq show", "OK"), ("eq jazz", "OK"),
+            ("route", "OK"), ("route speaker", "OK"), ("route auto", "OK"), ("input", "OK"), ("input mic", "OK"),
+            ("meter", "ERR state"), ("sounds", "OK"), ("board", "OK"), ("stats", "OK"), ("selftest", "OK"),
+            ("jack in", "OK"), ("jack out", "OK"), ("button remote click", "OK"), ("button remote hold", "OK"),
+            ("record --seconds 30", "OK"), ("mark", "OK"), ("stop", "OK"), ("events on", "OK"), ("events off", "OK"),
+            ("rm nothing-here.wav", "ERR not-found"), ("play ../etc/passwd", "ERR denied"),
+        ]
+        for (line, outcome) in expected {
+            if line == "mark" {   // a take is marked once its file is open (the first captured period)
+                for _ in 0..<250 where daemon.command("status")?.contains(where: { $0.hasPrefix("recording: ") }) != true {
+                    usleep(20_000)
+                }
+            }
             let reply = daemon.command(line)
-            let last = reply?.last ?? ""
-            #expect(last == "OK" || last.hasPrefix("ERR "), "\(line): \(reply ?? ["(no reply)"])")
+            let last = reply?.last ?? "(no reply)"
+            #expect(last == outcome || last.hasPrefix(outcome + " "), "\(line): \(reply ?? ["(no reply)"])")
         }
-        #expect(daemon.command("play ../etc/passwd")?.last?.hasPrefix("ERR denied ") == true)
         #expect(daemon.stop() == 0)
     }
 
@@ -125,9 +146,31 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// `rm` never deletes the take being written, also when --recordings is relative (the library compares
+    /// resolved paths): `ERR state`, and the file is still there.
+    @Test func theTakeBeingRecordedCannotBeRemovedWithARelativeRecordingsDirectory() throws {
+        let base = NSTemporaryDirectory() + "appliance-rel-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: base + "/rel", withIntermediateDirectories: true)
+        let daemon = try DaemonProcess(arguments: ["--recordings", "rel"], workingDirectory: base)
+        _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
+        #expect(daemon.command("record")?.last == "OK")
+        var line: String?
+        for _ in 0..<250 where line == nil {   // the take's file opens with the first captured period
+            line = daemon.command("status")?.first { $0.hasPrefix("recording: ") }
+            if line == nil { usleep(20_000) }
+        }
+        let current = try #require(line, "\(daemon.command("status") ?? [])")
+        let take = String(current.split(separator: " ")[1])
+        let reply = daemon.command("rm recordings/\(take).wav")
+        #expect(reply?.last?.hasPrefix("ERR state ") == true, "\(reply ?? [])")
+        #expect(FileManager.default.fileExists(atPath: base + "/rel/\(take).wav"))
+        #expect(daemon.stop() == 0)
+    }
+
     /// Route policy: pulling the headphones while playing pauses (as a phone does); `status` says so.
-    @Test func unpluggingDuringPlaybackPauses() throws {
-        guard let media = try Self.mediaWithTone() else { return }
+    @Test(.enabled(if: ApplianceConsoleTests.hasSox, "sox is not installed: it makes the test tone"))
+    func unpluggingDuringPlaybackPauses() throws {
+        let media = try Self.mediaWithTone()
         let daemon = try DaemonProcess(arguments: ["--media", media])
         _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
         /// Asks `status` until it shows `line` (the jack's debounce takes tens of milliseconds), up to 5 s.

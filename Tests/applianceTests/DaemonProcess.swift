@@ -14,14 +14,18 @@ final class DaemonProcess {
     private let outputPath: String
     private let errorPath: String
     let input = Foundation.Pipe()
+    /// Standard output as a pipe the test reads (and may close), when asked for; else it goes to a file.
+    let outputPipe: Foundation.Pipe?
     /// Standard output lines already returned by `command`.
     var consumedLines = 0
     /// `EVENT` lines seen so far.
     var events: [String] = []
 
     /// `terminal`: a pty device descriptor to be the console (standard input and output) instead of the pipe.
+    /// `workingDirectory`: where the daemon runs (relative paths in `arguments` are from there).
     init(arguments: [String], stateDirectory: String? = nil, environment: [String: String] = [:],
-         terminal: Int32? = nil) throws {
+         terminal: Int32? = nil, workingDirectory: String? = nil, pipedOutput: Bool = false) throws {
+        outputPipe = pipedOutput ? Foundation.Pipe() : nil
         guard let binary = ApplianceBinary.url else { throw ApplianceBinary.LocateError() }
         let base = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
         self.stateDirectory = stateDirectory ?? base + "/state"
@@ -48,14 +52,22 @@ final class DaemonProcess {
         }
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = notifyPath
+        // One lock per state directory, so parallel tests do not collide (the daemon's lock is otherwise one
+        // place whatever --state says).
+        env["APPLIANCE_LOCK"] = self.stateDirectory + "/appliance.lock"
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         if let terminal {
             process.standardInput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
             process.standardOutput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
         } else {
             process.standardInput = input
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+            if let outputPipe {
+                process.standardOutput = outputPipe
+            } else {
+                process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+            }
         }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         try process.run()

@@ -56,6 +56,23 @@ struct SettingsStoreTests {
         #expect(FileManager.default.fileExists(atPath: store.path))
     }
 
+    /// Only a missing file or a corrupt one (moved aside) may be replaced; one that cannot be read (here a
+    /// symbolic link to itself: open(2) fails with ELOOP, which root cannot get past as it can chmod 000)
+    /// must survive.
+    @Test func onlyAMissingOrCorruptFileMayBeReplaced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/settings.json"
+        #expect(SettingsStore(path: path).load().mayReplace)
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(SettingsStore(path: path).load().mayReplace)
+        try FileManager.default.removeItem(atPath: directory + "/settings.json.corrupt-1")
+        #expect(symlink(path, path) == 0)
+        let unreadable = SettingsStore(path: path).load()
+        #expect(!unreadable.mayReplace)
+        #expect(unreadable.problem?.contains("will not be saved") == true, "\(unreadable.problem ?? "nil")")
+    }
+
     @Test func savedSettingsComeBackAndTheFileIsJSONWithTheFieldNames() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -151,10 +151,10 @@ public final class AssembledBoard {
         }
     }
 
-    /// When `tick` next has something to do: a scheduled simulated change, a pending jack decision.
+    /// When `tick` next has something to do: a scheduled simulated change, a jack line's debounce, a pending
+    /// jack decision or status poll.
     public var nextDeadline: Timestamp? {
-        let jackDeadline = [jack?.nextDeadline, gpio.pump?.nextDeadline].compactMap { $0 }.min()
-        return jackDeadline
+        [jack?.nextDeadline, jack?.debounceDeadline, gpio.pump?.nextDeadline].compactMap { $0 }.min()
     }
 
     // MARK: simulation

@@ -14,6 +14,9 @@ public final class I2CRegisterBus: RegisterBus, I2CTransport, @unchecked Sendabl
     private var descriptor: Int32 { device.rawValue }
     private let engine: RegisterTransferEngine
 
+    /// Transfers tried again after a transient failure (NACK, bus error) since the bus was opened.
+    public var retryCount: Int { engine.retries.value }
+
     /// Opens `/dev/i2c-<bus>`, selects `address` (I2C_SLAVE; with `force`, I2C_SLAVE_FORCE, which takes the
     /// address even from a bound kernel driver: only for recovery) and checks that the adapter can make
     /// the layout's transfers.

@@ -15,9 +15,15 @@ public protocol RegisterBus: AnyObject, Sendable {
     /// Throws `.notReadable` for a read on a write-only layout (7+9); a block read (auto-increment layouts
     /// only) goes out in transfers of at most 32 bytes.
     func perform(_ transfer: RegisterTransfer) throws(I2CError) -> RegisterBusReply
+
+    /// Transfers tried again after a transient failure since the bus was opened (`stats`).
+    var retryCount: Int { get }
 }
 
 extension RegisterBus {
+    /// A bus that does not count retries says none.
+    public var retryCount: Int { 0 }
+
     /// Reads one register.
     public func read(_ register: RegisterAddress) throws(I2CError) -> RegisterValue {
         layout.value(fromReadBytes: try perform(.read(reg: register)).bytes)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Why one wire transfer failed: the bus reported an error, or (twin only) the chip's register map
 /// refused it.
 enum I2CTransportFailure: Error {
@@ -18,6 +20,8 @@ struct RegisterTransferEngine: Sendable {
     let target: I2CTarget
     let layout: RegisterLayout
     let retry: I2CRetryPolicy
+    /// Retries made so far (tries after a transient failure), for `stats`.
+    let retries = I2CRetryCount()
 
     /// Validates `transfer`, encodes it for the layout and carries it out on `transport`.
     func perform(_ transfer: RegisterTransfer, on transport: some I2CTransport) throws(I2CError) -> RegisterBusReply {
@@ -79,6 +83,7 @@ struct RegisterTransferEngine: Sendable {
             guard I2CRetryPolicy.isTransient(failure), attempts < retry.attempts else {
                 throw .transferFailed(target, transfer, failure, attempts: attempts)
             }
+            retries.add()
             retry.clock.sleep(for: retry.delay)
         }
     }
@@ -91,4 +96,12 @@ struct RegisterTransferEngine: Sendable {
         case .readBlock(let reg, _): .readBlock(reg: reg, bytes: bytes)
         }
     }
+}
+
+/// How many transfers a bus has tried again after a transient failure (a NACK while the chip settles, a
+/// lost arbitration): a healthy bus says 0; a growing count points at wiring or supplies.
+final class I2CRetryCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.wrappingAdd(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }

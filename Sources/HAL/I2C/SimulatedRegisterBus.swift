@@ -19,6 +19,9 @@ public final class SimulatedRegisterBus: RegisterBus, @unchecked Sendable {
     public let target: I2CTarget
     public let retry: I2CRetryPolicy
     private let engine: RegisterTransferEngine
+
+    /// Transfers tried again after a transient failure (NACK, bus error) since the bus was opened.
+    public var retryCount: Int { engine.retries.value }
     /// The chip the engine's transfers reach.
     private let chip: SimulatedChip
 

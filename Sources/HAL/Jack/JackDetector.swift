@@ -92,6 +92,10 @@ public final class JackDetector: @unchecked Sendable {
         condition.locked { [machine.deadline, nextPoll].compactMap { $0 }.min() }
     }
 
+    /// When a debounced GPIO line's pending level is next due (the same `tick()` settles it); nil when the
+    /// lines are stable. A loop that ticks only at deadlines needs this besides `nextDeadline`.
+    public var debounceDeadline: Timestamp? { inputs?.nextDeadline }
+
     /// Settles debounced GPIO levels, polls status registers that are due and decides a pending insertion,
     /// all as of the clock's current time.
     public func tick() throws(JackDetectorError) {

@@ -19,4 +19,7 @@ extension FileSystem {
 extension CurrentProcess {
     /// Whether this process runs as root (effective uid 0).
     public static var isRoot: Bool { geteuid() == 0 }
+
+    /// The real user id, for per-user paths such as /tmp/appliance-UID.lock.
+    public static var userID: UInt32 { UInt32(getuid()) }
 }

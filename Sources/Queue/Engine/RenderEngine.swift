@@ -293,6 +293,10 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         state.withLock { $0.running ? nil : playback?.renderTimes.summary }
     }
 
+    /// The output render thread's render times so far, read while it runs (see `RenderTimeHistogram.live`);
+    /// nil without a playback device.
+    public var liveRenderTimes: RenderTimeHistogram.Live? { playback?.renderTimes.live }
+
     private func startThread(_ body: @escaping @Sendable () -> Void) throws(RenderEngineError) -> RealtimeThread {
         do {
             return try RealtimeThread(stackBytes: configuration.stackBytes, fifoPriority: configuration.realtimePriority,

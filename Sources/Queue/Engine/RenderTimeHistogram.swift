@@ -1,4 +1,5 @@
 import HAL
+import Synchronization
 
 /// How long each period's render took on the render thread, in 1 µs buckets up to `bucketCount` µs (longer
 /// ones land in the last bucket; the exact worst is kept apart): what a real-time budget is judged by (the
@@ -15,6 +16,10 @@ public final class RenderTimeHistogram: @unchecked Sendable {
     private let clock = SystemClock()
     private var started: Int64 = 0
     private var worst: Int64 = 0
+    /// The live reading (`live`): stored by the render thread with relaxed atomics, read by anyone.
+    private let liveWorst = Atomic<Int64>(0)
+    private let liveTotal = Atomic<Int64>(0)
+    private let liveCount = Atomic<Int>(0)
 
     public init() {
         buckets = .allocate(capacity: Self.bucketCount)
@@ -39,13 +44,37 @@ public final class RenderTimeHistogram: @unchecked Sendable {
     func record(nanoseconds: Int64) {
         let microseconds = Int(max(0, nanoseconds) / 1000)
         buckets[min(microseconds, Self.bucketCount - 1)] &+= 1
-        if nanoseconds > worst { worst = nanoseconds }
+        if nanoseconds > worst {
+            worst = nanoseconds
+            liveWorst.store(nanoseconds, ordering: .relaxed)
+        }
+        liveTotal.wrappingAdd(max(0, nanoseconds), ordering: .relaxed)
+        liveCount.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// Control thread, render thread stopped: forgets what was recorded.
     func reset() {
         buckets.update(repeating: 0, count: Self.bucketCount)
         worst = 0
+        liveWorst.store(0, ordering: .relaxed)
+        liveTotal.store(0, ordering: .relaxed)
+        liveCount.store(0, ordering: .relaxed)
+    }
+
+    /// While the render thread runs: the worst and the mean render time so far, from atomics it updates
+    /// (no lock; the two may be a period apart).
+    public var live: Live {
+        let count = liveCount.load(ordering: .relaxed)
+        let total = liveTotal.load(ordering: .relaxed)
+        return Live(periods: count, worstNanoseconds: liveWorst.load(ordering: .relaxed),
+                    meanNanoseconds: count > 0 ? total / Int64(count) : 0)
+    }
+
+    /// A reading taken while rendering.
+    public struct Live: Sendable, Equatable {
+        public var periods: Int
+        public var worstNanoseconds: Int64
+        public var meanNanoseconds: Int64
     }
 
     /// What was recorded, summarised.

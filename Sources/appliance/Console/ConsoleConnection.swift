@@ -29,6 +29,8 @@ final class ConsoleConnection {
     /// `events on|off`: whether `EVENT` lines go to this peer.
     var eventsEnabled = false
     private(set) var isClosed = false
+    /// Closed because a write failed (EPIPE: the reader went away), not because its input ended.
+    private(set) var lostOutput = false
     private let endpoint: Endpoint
     private var splitter = ConsoleLineSplitter()
     /// Keeps the serial device open as long as the connection lives.
@@ -156,6 +158,7 @@ final class ConsoleConnection {
                 try socket.send(Array(lines.map { $0 + "\n" }.joined().utf8))
             }
         } catch {
+            lostOutput = true
             close()
         }
     }

@@ -123,9 +123,12 @@ final class ConsoleServer {
         connection.close()
     }
 
+    /// Forgets closed connections; a console (not a socket peer) whose output failed has ended, like one
+    /// whose input did.
     private func removeClosed() {
         for connection in connections where connection.isClosed {
             if let token = watches.removeValue(forKey: ObjectIdentifier(connection)) { loop.unwatch(token) }
+            if connection.lostOutput && !connection.isSocket { onConsoleEnd?(connection) }
         }
         connections.removeAll { $0.isClosed }
     }

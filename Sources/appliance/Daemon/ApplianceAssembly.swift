@@ -19,26 +19,55 @@ final class ApplianceAssembly {
     let parts: DaemonParts
     private let startedAt: Timestamp
     private let gain: EngineGain
+    /// The engine's playback device, for `stats`' buffer fill (its delay: frames queued ahead of the DAC).
+    private let playback: any PCMDevice
     private var lastXruns = 0
 
-    init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
-         log: ServiceLog, events: @escaping EventSink) throws(DaemonError) {
+    /// `locksMemory`: mlockall as DESIGN.md requires (the unit grants LimitMEMLOCK); false only for tests that
+    /// assemble inside the test runner, whose own memory is not ours to lock.
+    convenience init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
+                     log: ServiceLog, locksMemory: Bool = true, events: @escaping EventSink) throws(DaemonError) {
         let assembled: AssembledBoard
         do {
             assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
         } catch {
             throw .board("\(config.name): \(error)")
         }
-        board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
+        try self.init(assembled: assembled, pcm: pcm, paths: paths, loop: loop, settings: settings, log: log,
+                      locksMemory: locksMemory, events: events)
+    }
+
+    /// On `assembled`, not yet powered up. Any failure after the power-up powers the codec down again and
+    /// releases what was opened (lines, the queue thread), so a failed start leaves the board as it found it.
+    init(assembled: AssembledBoard, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
+         log: ServiceLog, locksMemory: Bool, events: @escaping EventSink) throws(DaemonError) {
+        let config = assembled.config
+        let board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
+        self.board = board
         try board.powerUp()
+        var started = false
+        var queueThread: AudioQueueCallbackThread?
+        var opened: [any PCMDevice] = []
+        defer {
+            if !started {
+                queueThread?.end()
+                for device in opened { device.close() }
+                if let problem = board.powerDown() { log.warning("power-down after a failed start: \(problem)") }
+            }
+        }
         let configuration = PCMConfiguration(format: .s32LE, rate: Self.rate, channels: 2, periodFrames: Self.periodFrames,
                                              periodCount: Self.periodCount, allowsNearestRate: pcm != nil)
         let playback: any PCMDevice
         do { playback = try assembled.pcms.openPlayback(configuration) } catch { throw .device("\(error)") }
+        opened.append(playback)
+        self.playback = playback
         let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
+        if let capture { opened.append(capture) }
         do {
-            engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: false))
-            callbacks = try AudioQueueCallbackThread(name: "queues", pollInterval: .milliseconds(10))
+            engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: locksMemory))
+            let thread = try AudioQueueCallbackThread(name: "queues", pollInterval: .milliseconds(10))
+            callbacks = thread
+            queueThread = thread
         } catch {
             throw .device("cannot start the audio engine: \(error)")
         }
@@ -46,8 +75,11 @@ final class ApplianceAssembly {
         let recorder = RecordingService(directory: recordingsDirectory, loop: loop, host: capture == nil ? nil : engine,
                                         settings: settings, events: events,
                                         recordLED: RecordLED.driver(assembled.leds, log: log))
+        // The library resolves the path it is asked about; the take's files are resolved too (the
+        // recordings directory may be given relative), so the two compare as the same file.
         let library = MediaLibrary(mediaDirectory: paths.media, recordingsDirectory: recordingsDirectory) { [weak recorder] path in
-            recorder?.isRecording == true && path.hasPrefix(recordingsDirectory)
+            let resolved = (try? FileSystem.resolvedPath(path)) ?? path
+            return recorder?.currentTakePaths.contains(resolved) == true
         }
         let player = PlaybackService(library: library, host: engine, callbackThread: callbacks, loop: loop,
                                      settings: settings, events: events, seed: UInt64(loop.clock.now.nanoseconds))
@@ -118,6 +150,7 @@ final class ApplianceAssembly {
         for line in audio.restore() { log.info(line) }
         do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
         recorder.standBy()   // the pre-roll ring (when configured) fills from boot, for the first take too
+        started = true
     }
 
     /// A button action, on the loop: remote events to the recorder (record button), the player (transport)
@@ -144,14 +177,29 @@ final class ApplianceAssembly {
         }
     }
 
-    /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline.
+    /// `stats`: xruns, periods rendered, actual vs nominal rate from the device timeline, the render thread's
+    /// worst and mean render time per period against the period's length (read live, without a lock), the
+    /// playback device's fill (frames queued ahead of the DAC, of its buffer) and the codec bus's I2C retries.
     func statsLines(now: Timestamp) -> [String] {
         let seconds = Double((now - startedAt).components.seconds) + Double((now - startedAt).components.attoseconds) / 1e18
         let played = engine.timeline.playedFrames
         let actual = seconds > 0 ? Double(played) / seconds : 0
-        return ["xruns: \(engine.xruns)",
-                "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
-                "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+        var lines = ["xruns: \(engine.xruns)",
+                     "periods: \(engine.outputPeriods) out, \(engine.inputPeriods) in",
+                     "rate: \(Int(actual.rounded())) Hz actual, \(engine.timeline.sampleRate) Hz nominal"]
+        let periodMicroseconds = Self.periodFrames * 1_000_000 / Self.rate
+        if let times = engine.liveRenderTimes {
+            lines.append("render: worst \(times.worstNanoseconds / 1000) us, mean \(times.meanNanoseconds / 1000) us "
+                         + "of a \(periodMicroseconds) us period (\(times.periods) periods)")
+        }
+        let bufferFrames = playback.parameters.bufferFrames
+        if let queued = try? playback.delay() {
+            lines.append("buffer: \(queued) of \(bufferFrames) frames queued (\(bufferFrames > 0 ? queued * 100 / bufferFrames : 0)%)")
+        } else {
+            lines.append("buffer: unknown of \(bufferFrames) frames (the device did not say)")
+        }
+        lines.append("i2c retries: \(board.board.codec.bus.retryCount)")
+        return lines
     }
 
     /// The engine's fine gain and software EQ as the audio controls set them, put aside for `selftest`.

@@ -51,10 +51,7 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     func simulateJack(_ state: JackState) throws(DaemonError) {
         guard isSimulated else { throw .denied("jack in|out drives the simulated board only (this is \(name))") }
         do {
-            // The jack detector's GPIO debounce keeps deadlines of its own that `board.nextDeadline` does not
-            // show: tick every few milliseconds until well after the plug's bounce (debounce and the headset
-            // decision included).
-            settleUntil = try board.simulateJack(state) + .seconds(1)
+            try board.simulateJack(state)   // the board's deadlines then cover the bounce, debounce and decision
         } catch {
             throw .device("\(error)")
         }
@@ -71,14 +68,33 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     }
 
     /// The codec's registers against the driver's cache: on a chip that reads back, every readable,
-    /// non-volatile register the cache holds is read over I2C; on the simulated twin of a write-only chip,
-    /// the twin's registers are compared instead.
+    /// non-volatile register the cache holds is read over I2C. A write-only chip (WM8960, WM8731) cannot be
+    /// read, so one cached register is written again with its cached value and the chip must acknowledge it
+    /// (an absent or NACKing chip fails with the bus error); on its simulated twin the twin's registers are
+    /// compared too.
     func selfTest() -> [SelfTestCheck] {
         [codecCheck()] + (signalCheck.map { [$0()] } ?? [])
     }
 
     private func codecCheck() -> SelfTestCheck {
         let codec = board.codec
+        var acknowledged: String?
+        if !codec.bus.layout.isReadable {
+            let candidate = codec.registerMap.definitions.keys.sorted().lazy.compactMap { address -> (RegisterDefinition, RegisterValue)? in
+                guard let definition = codec.registerMap.definitions[address], !definition.isVolatile,
+                      definition.access != .readOnly, let cached = codec.registers.cachedValue(address) else { return nil }
+                return (definition, cached)
+            }.first
+            guard let (definition, cached) = candidate else {
+                return SelfTestCheck(name: "codec", passed: false, detail: "no cached register to write back to the write-only chip")
+            }
+            do throws(I2CError) {
+                try codec.bus.write(definition.address, cached)
+            } catch {
+                return SelfTestCheck(name: "codec", passed: false, detail: "\(definition.name) not acknowledged: \(error)")
+            }
+            acknowledged = "\(definition.name) rewritten and acknowledged"
+        }
         var compared = 0
         var mismatches: [String] = []
         for address in codec.registerMap.definitions.keys.sorted() {
@@ -97,11 +113,11 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
             if actual != cached { mismatches.append("\(definition.name) is 0x\(String(actual ?? 0, radix: 16)), expected 0x\(String(cached, radix: 16))") }
         }
         guard compared > 0 else {
-            return SelfTestCheck(name: "codec", passed: true, detail: "write-only chip: nothing to read back")
+            return SelfTestCheck(name: "codec", passed: acknowledged != nil, detail: acknowledged ?? "no register to compare")
         }
+        let matched = "\(compared) registers as the driver set them" + (acknowledged.map { "; \($0)" } ?? "")
         return SelfTestCheck(name: "codec", passed: mismatches.isEmpty,
-                             detail: mismatches.isEmpty ? "\(compared) registers as the driver set them"
-                                                        : mismatches.prefix(3).joined(separator: "; "))
+                             detail: mismatches.isEmpty ? matched : mismatches.prefix(3).joined(separator: "; "))
     }
 
     // MARK: Subsystem
@@ -110,22 +126,9 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
         ["jack: \(board.jack.map { "\($0.state)" } ?? "not sensed")"]
     }
 
-    /// Until when a simulated change still needs frequent ticks.
-    private var settleUntil: Timestamp?
-    static let settleInterval = Duration.milliseconds(5)
-
-    /// The next settling tick: a fixed time once set (one that moved with the clock would never come).
-    private var nextSettle: Timestamp?
-
-    var nextDeadline: Timestamp? {
-        guard settleUntil != nil else { return board.nextDeadline }
-        if nextSettle == nil { nextSettle = SystemClock.shared.now + Self.settleInterval }
-        return [board.nextDeadline, nextSettle].compactMap { $0 }.min()
-    }
+    var nextDeadline: Timestamp? { board.nextDeadline }
 
     func tick(now: Timestamp) {
-        nextSettle = nil
-        if let until = settleUntil, now > until { settleUntil = nil }
         do { try board.tick() } catch { log.warning("board: \(error)") }
     }
 

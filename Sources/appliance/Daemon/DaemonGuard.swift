@@ -23,10 +23,11 @@ enum DaemonGuard {
         return nil
     }
 
-    /// Where a daemon's lock can be: this process's default layout, the service's, and $APPLIANCE_LOCK.
+    /// Where a daemon's lock can be: the one place `run` takes it whatever its `--state`
+    /// (`DaemonPaths.lockPath`), and the service's, for a user's `hal` beside the system daemon.
     static var defaultLockPaths: [String] {
-        var paths = [DaemonPaths.defaults().lock, DaemonPaths.defaults(isRoot: true).lock]
-        if let explicit = CurrentProcess.environment("APPLIANCE_LOCK") { paths.insert(explicit, at: 0) }
-        return paths
+        let own = DaemonPaths.lockPath()
+        let service = DaemonPaths.lockPath(environment: { _ in nil }, isRoot: true)
+        return own == service ? [own] : [own, service]
     }
 }

@@ -10,9 +10,12 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the appliance: player, recorder, buttons and the console.",
         discussion: """
-            As the service (root, or under systemd) settings and recordings live in /var/lib/appliance, the \
-            media in /var/lib/appliance/media, the control socket and lock in /run/appliance. A developer run \
-            keeps everything under ./.appliance/. The console is stdin/stdout unless --console names a serial \
+            Under systemd (INVOCATION_ID or NOTIFY_SOCKET set) settings and recordings live in \
+            /var/lib/appliance, the media in /var/lib/appliance/media, the control socket in /run/appliance. \
+            Run from a terminal (as root too) everything is kept under ./.appliance/. The instance lock is \
+            $APPLIANCE_LOCK, else /run/appliance/appliance.lock for root or the service, else \
+            $XDG_RUNTIME_DIR/appliance.lock (or /tmp/appliance-UID.lock), whatever --state says. The console \
+            is stdin/stdout unless --console names a serial \
             device.
             """)
 
@@ -48,7 +51,7 @@ struct RunCommand: ParsableCommand {
         var paths = DaemonPaths.defaults()
         if let state {
             paths.state = state
-            paths.runtime = state
+            paths.runtime = state  // the lock stays where DaemonPaths.lockPath puts it
             paths.media = state + "/media"
             paths.recordings = state + "/recordings"
             paths.socket = state + "/control.sock"
@@ -66,6 +69,9 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         // Before any thread starts, so every thread inherits the block (signal(7)).
         try SignalWatcher.blockTerminationSignals()
+        // A console reader that went away (`appliance run | head -c5`) is EPIPE on the next reply, handled as
+        // the console's end, never a SIGPIPE death in the middle of a take.
+        SignalWatcher.ignoreBrokenPipe()
         let log = ServiceLog()
         let paths = self.paths
         do {
@@ -98,7 +104,9 @@ struct RunCommand: ParsableCommand {
         var parts = assembly.parts
         parts.stopAudio = { assembly.stop() }
         parts.help = { ConsoleHelp.reply(for: $0) }
-        let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: store, log: log)
+        // A settings file that is there but unreadable is not replaced by this run's settings (load said so).
+        let daemon = ApplianceDaemon(loop: loop, parts: parts, settings: settings, store: loaded.mayReplace ? store : nil,
+                                     log: log)
         let bound = LoopBound(daemon)
         fanout.sink = { event in loop.post { bound.value?.broadcast(event) } }
         if let problem = loaded.problem { daemon.notice(problem, priority: .warning) }
@@ -126,7 +134,8 @@ struct RunCommand: ParsableCommand {
 extension RunCommand {
     /// The console: stdin/stdout (libedit on a terminal, plain lines otherwise) or `--console DEV`, and the
     /// control socket for `appliance ctl`. The end of standard input (a script that ran out, ^D) shuts the
-    /// appliance down; a serial console that hangs up does not (the socket still serves).
+    /// appliance down, and so does standard output that can no longer be written (EPIPE: the reader went
+    /// away); a serial console that hangs up does not (the socket still serves).
     func startConsole(daemon: ApplianceDaemon, paths: DaemonPaths, loop: ControlLoop) throws -> ConsoleServer {
         let server = ConsoleServer(loop: loop) { command, connection in
             daemon.dispatch(command) { on in connection.eventsEnabled = on }

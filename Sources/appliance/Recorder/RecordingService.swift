@@ -36,7 +36,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private let storage: Storage
 
     private var writer: RecordingWriter?
-    private var take: TakeWriter?
+    private(set) var take: TakeWriter?
     private var queue: InputQueue?
     private var markerCount = 0
     private var metering = false

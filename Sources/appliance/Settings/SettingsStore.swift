@@ -4,7 +4,7 @@ import HAL
 /// The settings file: one JSON document (`settings.json` in the state directory), replaced whole through
 /// `AtomicFile` so a power cut leaves the old file or the new one. A file that cannot be read as settings is
 /// never fatal: it is renamed aside (`settings.json.corrupt-N`, kept for a person to look at), reported, and
-/// the defaults are used.
+/// the defaults are used. A file that exists but cannot be read is left alone: not replaced this run.
 struct SettingsStore {
     let path: String
 
@@ -13,6 +13,9 @@ struct SettingsStore {
         var settings: ApplianceSettings
         /// Why the defaults are used although a file was there (and where it went); nil when all went well.
         var problem: String?
+        /// Whether saving may replace what is at the path: no file was there, or the corrupt one was moved
+        /// aside. A file that merely could not be read (EACCES, EIO, ...) must survive this run.
+        var mayReplace = true
     }
 
     /// The saved settings; the defaults when there is no file yet, or when it is corrupt (then moved aside).
@@ -23,7 +26,9 @@ struct SettingsStore {
         } catch where error.errno == .noSuchFile {
             return Loaded(settings: ApplianceSettings(), problem: nil)
         } catch {
-            return Loaded(settings: ApplianceSettings(), problem: "settings not read, defaults used: \(error)")
+            return Loaded(settings: ApplianceSettings(),
+                          problem: "settings not read, defaults used, changes will not be saved over it: \(error)",
+                          mayReplace: false)
         }
         do {
             var settings = try JSONDecoder().decode(ApplianceSettings.self, from: Data(bytes))
@@ -40,7 +45,8 @@ struct SettingsStore {
             } catch {
                 return Loaded(settings: ApplianceSettings(),
                               problem: "settings file \(path) is corrupt (\(reason)) and could not be moved aside "
-                                  + "(\(error.reason)): defaults used")
+                                  + "(\(error.reason)): defaults used, changes will not be saved over it",
+                              mayReplace: false)
             }
         }
     }

@@ -1,0 +1,12 @@
+import HAL
+
+extension RecordingService {
+    /// The files the current take is writing (its main file and, when asked for, its safety track), as
+    /// resolved paths; empty when nothing is being written. `rm` compares against these.
+    var currentTakePaths: [String] {
+        guard let take, let base = take.currentFile else { return [] }
+        let names = take.output.names
+        let paths = [names.path(base)] + (take.output.safetyTrack ? [names.safetyPath(base)] : [])
+        return paths.map { (try? FileSystem.resolvedPath($0)) ?? $0 }
+    }
+}
