@@ -91,13 +91,13 @@ import Testing
         #expect(rig.daemon.dispatch(.status).lines.contains("jack: unplugged"))
     }
 
-    /// `button remote double`: the simulated press, with tact-switch bounce, goes through the real debouncer
+    /// `button play double`: the simulated press, with tact-switch bounce, goes through the real debouncer
     /// and gesture decoder; a headset remote's double click means next track (Apple's headset remote
     /// semantics, shared/reference/core-audio-iphone-2008.md), reported as `EVENT button`.
     @Test func aSimulatedDoubleClickIsDecodedAsNextTrack() throws {
         let rig = try Rig()
-        #expect(rig.daemon.dispatch(.button(name: "remote", gesture: .double)) == .ok())
-        #expect(rig.turn { rig.events.contains(ApplianceEvent(.button, "remote double click nextTrack")) }, "\(rig.events.all)")
+        #expect(rig.daemon.dispatch(.button(name: "play", gesture: .double)) == .ok())
+        #expect(rig.turn { rig.events.contains(ApplianceEvent(.button, "play double click nextTrack")) }, "\(rig.events.all)")
         #expect(rig.daemon.dispatch(.button(name: "nope", gesture: .click)).finalLine.hasPrefix("ERR not-found "))
     }
 

@@ -87,7 +87,7 @@ struct ApplianceDaemonTests {
         #expect(simulated.daemon.dispatch(.jack(.headphones)) == .ok())
         #expect(simulated.calls.calls == ["jack headphones"])
         #expect(simulated.daemon.dispatch(.button(name: "power", gesture: .click)).finalLine == "ERR not-found no button 'power'")
-        #expect(simulated.daemon.dispatch(.button(name: "remote", gesture: .double)) == .ok())
+        #expect(simulated.daemon.dispatch(.button(name: "play", gesture: .double)) == .ok())
     }
 
     /// `status`: one line per subsystem (board, recorder, player, audio) then the uptime from the loop's clock.

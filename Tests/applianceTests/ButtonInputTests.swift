@@ -54,8 +54,8 @@ final class ButtonInputTests {
         run(buttons, loop, until: start + .milliseconds(549))
         #expect(received.isEmpty)
         run(buttons, loop, until: start + .milliseconds(600))
-        #expect(received == [.remote(.nextTrack, gesture("remote", .doubleClick, start + .milliseconds(550)))])
-        #expect(received.first?.applianceEvent.line == "EVENT button remote double click -> nextTrack")
+        #expect(received == [.remote(.nextTrack, gesture("play", .doubleClick, start + .milliseconds(550)))])
+        #expect(received.first?.applianceEvent.line == "EVENT button play double click -> nextTrack")
     }
 
     @Test func clickAndTripleClickArePlayPauseAndPrevious() throws {
@@ -65,9 +65,9 @@ final class ButtonInputTests {
         try press(buttons, line: 17, at: [(1000, 1080), (1200, 1280), (1400, 1480)], from: start)
         run(buttons, loop, until: start + .milliseconds(2000))
         #expect(received == [
-            .remote(.togglePlayPause, gesture("remote", .click, start + .milliseconds(380))),
+            .remote(.togglePlayPause, gesture("play", .click, start + .milliseconds(380))),
             // Three presses: the most counted, so reported at the third release, without waiting for the window.
-            .remote(.previousTrack, gesture("remote", .tripleClick, start + .milliseconds(1480))),
+            .remote(.previousTrack, gesture("play", .tripleClick, start + .milliseconds(1480))),
         ])
     }
 
@@ -80,9 +80,9 @@ final class ButtonInputTests {
         run(buttons, loop, until: start + .seconds(1))
         #expect(received.compactMap(\.remoteEvent)
                 == [.beginSeekingForward, .endSeekingForward])
-        #expect(received.first == .remote(.beginSeekingForward, gesture("remote", .holdBegan(presses: 1), start + .milliseconds(400))))
+        #expect(received.first == .remote(.beginSeekingForward, gesture("play", .holdBegan(presses: 1), start + .milliseconds(400))))
         // Repeats every 50 ms from 450 ms while held mean nothing for the remote: reported as gestures.
-        #expect(received.filter { $0 == .gesture(ButtonGesture(button: "remote", gesture: .holdRepeated(presses: 1), timestamp: $0.timestamp)) }.count == 3)
+        #expect(received.filter { $0 == .gesture(ButtonGesture(button: "play", gesture: .holdRepeated(presses: 1), timestamp: $0.timestamp)) }.count == 3)
     }
 
     @Test func onARecorderBoardHoldingTheRemoteRecords() throws {
@@ -92,7 +92,7 @@ final class ButtonInputTests {
         let start = clock.now
         try press(buttons, line: 17, at: [(0, 500)], from: start)
         run(buttons, loop, until: start + .seconds(1))
-        #expect(received.first == .remote(.toggleRecord, gesture("remote", .holdBegan(presses: 1), start + .milliseconds(400))))
+        #expect(received.first == .remote(.toggleRecord, gesture("play", .holdBegan(presses: 1), start + .milliseconds(400))))
     }
 
     /// A volume key clicks on release (one click is all it counts); the record button toggles recording.
@@ -131,8 +131,8 @@ final class ButtonInputTests {
         run(buttons, loop, until: start + .seconds(2))
         #expect(received == [
             .gesture(gesture("shift", .click, start + .milliseconds(300))),
-            .chord(.marker, gesture("remote", .click, start + .milliseconds(480))),
-            .remote(.togglePlayPause, gesture("remote", .click, start + .milliseconds(1380))),
+            .chord(.marker, gesture("play", .click, start + .milliseconds(480))),
+            .remote(.togglePlayPause, gesture("play", .click, start + .milliseconds(1380))),
         ])
     }
 
@@ -158,12 +158,12 @@ final class ButtonInputTests {
         for (gesture, event) in [(SimulatedGesture.click, RemoteControlEvent.togglePlayPause), (.double, .nextTrack),
                                  (.triple, .previousTrack), (.hold, .beginSeekingForward)] {
             received = []
-            let decided = try buttons.simulate(button: "remote", gesture: gesture)
+            let decided = try buttons.simulate(button: "play", gesture: gesture)
             run(buttons, loop, until: decided)
             #expect(received.first?.remoteEvent == event, "\(gesture)")
         }
-        #expect(throws: ButtonInputError.unknownButton("play", known: ["remote", "volume-up", "volume-down", "record", "shift"])) {
-            try buttons.simulate(button: "play", gesture: .click)
+        #expect(throws: ButtonInputError.unknownButton("pause", known: ["play", "volume-up", "volume-down", "record", "shift"])) {
+            try buttons.simulate(button: "pause", gesture: .click)
         }
     }
 
@@ -193,33 +193,33 @@ extension ButtonAction {
 /// `appliance buttons monitor --simulate`, run as a user would.
 @Suite("appliance buttons monitor")
 struct ButtonsMonitorCommandTests {
-    /// A double click of the remote and a click of volume-up, played on the simulated board in real time.
-    /// The script presses 100 ms and clicks 150 ms apart (SimulatedPress): remote down at 0 and 250 ms, up at
+    /// A double click of the remote (`play`) and a click of volume-up, played on the simulated board in real time.
+    /// The script presses 100 ms and clicks 150 ms apart (SimulatedPress): play down at 0 and 250 ms, up at
     /// 100 and 350 ms. Each transition is the clean edge and the tact switch's six chatter toggles: 7 edges,
     /// 28 for a double click. The double click is decided when the 300 ms window after the second release
     /// closes (Android's multi-press timeout): 650 ms; it means next track (the headset remote's double
     /// click). The volume key clicks on its release.
     @Test func theSimulatedGesturesPrintTheirEdgesAndEvents() throws {
-        let result = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "remote double, volume-up click, volume -1"])
+        let result = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "play double, volume-up click, volume -1"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("board 'simulated' (simulated): remote GPIO17 (remote)") == true)
-        #expect(lines.filter { $0.contains("edge     GPIO17 remote") }.count == 28)
-        #expect(lines.contains("+0.000 ms     edge     GPIO17 remote active"))
-        #expect(lines.contains("+100.000 ms   edge     GPIO17 remote inactive"))
-        #expect(lines.contains("+650.000 ms   gesture  remote double click -> nextTrack"))
+        #expect(lines.first?.hasPrefix("board 'simulated' (simulated): play GPIO17 (remote)") == true)
+        #expect(lines.filter { $0.contains("edge     GPIO17 play") }.count == 28)
+        #expect(lines.contains("+0.000 ms     edge     GPIO17 play active"))
+        #expect(lines.contains("+100.000 ms   edge     GPIO17 play inactive"))
+        #expect(lines.contains("+650.000 ms   gesture  play double click -> nextTrack"))
         #expect(lines.filter { $0.contains("edge     GPIO23 volume-up") }.count == 14)
         #expect(lines.contains { $0.hasSuffix("gesture  volume-up click -> volumeUp") })
         #expect(lines.filter { $0.hasSuffix("encoder  volume -1 (volume)") }.count == 1)
     }
 
     @Test func aBadScriptOrARealBoardIsRefusedClearly() throws {
-        let bad = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "remote twice"])
+        let bad = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "play twice"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("'twice' is not a gesture"), "\(bad.stderr)")
-        let unknown = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "play click"])
+        let unknown = try ApplianceBinary.run(["buttons", "monitor", "--simulate", "pause click"])
         #expect(unknown.status != 0)
-        #expect(unknown.stderr.contains("no button 'play' on this board: it has remote, volume-up, volume-down, record, shift"),
+        #expect(unknown.stderr.contains("no button 'pause' on this board: it has play, volume-up, volume-down, record, shift"),
                 "\(unknown.stderr)")
     }
 }

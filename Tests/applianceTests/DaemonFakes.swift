@@ -84,7 +84,7 @@ final class FakeBoard: DaemonBoard {
         log.calls.append("jack \(state)")
     }
     func simulateButton(_ name: String, _ gesture: SimulatedGesture) throws(DaemonError) {
-        guard name == "remote" else { throw .notFound("no button '\(name)'") }
+        guard name == "play" else { throw .notFound("no button '\(name)'") }
         log.calls.append("button \(name) \(gesture)")
     }
     func selfTest() -> [SelfTestCheck] { checks }

@@ -47,7 +47,7 @@ microphone:
   line: 5
   active: low
 buttons:
-  - name: remote
+  - name: play          # the headset-style remote: click play/pause, double next, triple previous, hold seek
     line: 17
     role: remote
     multi-click-ms: 300  # the gesture timings (these are the defaults: Android's)
@@ -66,7 +66,7 @@ buttons:
     line: 16
     role: custom
 hold: seek               # holding the remote seeks (a recorder board says record)
-shift: shift             # shift + remote click: a marker in the recording
+shift: shift             # shift + play click: a marker in the recording
 encoders:
   - name: volume
     line-a: 6

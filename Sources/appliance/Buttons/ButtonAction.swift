@@ -41,7 +41,7 @@ enum ChordAction: String, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ButtonAction {
-    /// The `EVENT button ...` line a console with `events on` sees: `EVENT button remote double click -> nextTrack`,
+    /// The `EVENT button ...` line a console with `events on` sees: `EVENT button play double click -> nextTrack`,
     /// `EVENT button volume +1 (volume)`.
     var applianceEvent: ApplianceEvent { ApplianceEvent(.button, description) }
 }

@@ -159,7 +159,7 @@ final class ButtonInput: Subsystem, @unchecked Sendable {
     }
 
     /// Presses the simulated button as a person would for `gesture`, with a tact switch's bounce at each
-    /// edge, starting now (or once the previous simulated gesture has been decided, so two `button remote
+    /// edge, starting now (or once the previous simulated gesture has been decided, so two `button play
     /// click` commands in a row are two clicks, not a double click). Returns when the decoder will have
     /// decided it.
     @discardableResult

@@ -17,7 +17,7 @@ struct ButtonsCommand: ParsableCommand {
             discussion: """
                 Times are from the start, on the edges' own timestamps. On the simulated board nothing presses \
                 the buttons: --simulate plays gestures on them, one after another, as a person would (with \
-                contact bounce), e.g. --simulate "remote double, volume-up click, volume +2" (a button and \
+                contact bounce), e.g. --simulate "play double, volume-up click, volume +2" (a button and \
                 click|double|triple|hold, or an encoder and +N|-N detents).
                 """)
 
@@ -99,12 +99,12 @@ enum MonitorStep: Hashable, Sendable, CustomStringConvertible {
 }
 
 enum MonitorScript {
-    /// `remote double, volume-up click, volume +2`.
+    /// `play double, volume-up click, volume +2`.
     static func parse(_ text: String) throws -> [MonitorStep] {
         try text.split(separator: ",").map { item in
             let words = item.split(separator: " ").map(String.init)
             guard words.count == 2 else {
-                throw ValidationError("--simulate: '\(item.trimmingSpaces)' is not NAME GESTURE (e.g. 'remote double', 'volume +2')")
+                throw ValidationError("--simulate: '\(item.trimmingSpaces)' is not NAME GESTURE (e.g. 'play double', 'volume +2')")
             }
             if let gesture = SimulatedGesture(rawValue: words[1]) { return .press(words[0], gesture) }
             if let sign = words[1].first, sign == "+" || sign == "-", let detents = Int(words[1]), detents != 0, abs(detents) <= 100 {

@@ -7,6 +7,10 @@ extension RecordingService {
         guard let take, let base = take.currentFile else { return [] }
         let names = take.output.names
         let paths = [names.path(base)] + (take.output.safetyTrack ? [names.safetyPath(base)] : [])
-        return paths.map { (try? FileSystem.resolvedPath($0)) ?? $0 }
+        // The directory is resolved, not the files: a take is named before its first buffer creates the file.
+        return paths.map { path in
+            let (directory, name) = FileSystem.split(path)
+            return ((try? FileSystem.resolvedPath(directory)) ?? directory) + "/" + name
+        }
     }
 }
