@@ -25,7 +25,12 @@ build: deps
 	$(SWIFT) build
 
 # The appliance on the simulated board, its console on this terminal, its state in ./.appliance/.
+# The appliance on the simulated board, its console on this terminal. A first run gets a demo track (sox) in
+# .appliance/media, so `play` has something to play.
 run: build
+	@mkdir -p .appliance/media
+	@ls .appliance/media | grep -q . || sox -n -r 48000 -c 2 -b 16 .appliance/media/demo-sweep.wav \
+		synth 10 sine 220/880 gain -12
 	$(SWIFT) run appliance run --board simulated --state .appliance
 
 # Host tests, the command-line tests against the host's release build, then the release binaries for the board

@@ -86,7 +86,8 @@ struct MediaLibrary {
         }
         let files = try entries(of: target).filter { !$0.isDirectory }.map(\.name)
         guard !files.isEmpty else {
-            throw PlayerError(.notFound, "no playable files in '\(target.name.isEmpty ? "the media directory" : target.name)'")
+            let folder = target.name.isEmpty ? mediaDirectory : mediaDirectory + "/" + target.name
+            throw PlayerError(.notFound, "no playable files in \(folder): put WAV, AIFF or CAF files there")
         }
         return files
     }
