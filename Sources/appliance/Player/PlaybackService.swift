@@ -75,10 +75,20 @@ final class PlaybackService: PlayerControl {
     }
 
     func perform(_ command: PlayerCommand) -> ConsoleReply {
+        let reply: ConsoleReply
         do throws(PlayerError) {
-            return try run(command)
+            reply = try run(command)
         } catch {
             return error.reply
+        }
+        // A transport command says where it left the player (state, file and track, position), so a person at
+        // the console sees what `play` or `next` did without asking for `status`.
+        switch command {
+        case .play, .pause, .resume, .next, .previous, .seek:
+            guard reply.outcome == .ok, reply.lines.isEmpty else { return reply }
+            return .ok(Array(statusLines.prefix { !$0.hasPrefix("repeat:") }))
+        case .list, .remove, .repeatMode, .shuffle:
+            return reply
         }
     }
 

@@ -34,6 +34,22 @@ struct PlaybackServiceCommandTests {
         #expect(FileManager.default.fileExists(atPath: media.file("a.wav")))
     }
 
+    /// Issue 13 Deliver 6 ("every command answers with result lines"): a transport command says where it left
+    /// the player: state, file with its place in the playlist, position; `ls` and the others keep their own.
+    @Test func transportCommandsSayWhereTheyLeftThePlayer() throws {
+        guard soxAvailable else { Issue.record("sox is needed"); return }
+        let media = try Self.media(["a.wav", "b.wav"])
+        let player = try Harness(media: media.path)
+        let play = player.perform(.play(nil))
+        #expect(play.outcome == .ok)
+        #expect(Array(play.lines.prefix(2)) == ["player: playing", "file: a.wav (track 1/2)"], "\(play.lines)")
+        #expect(play.lines.last?.hasPrefix("position: ") == true && play.lines.count == 3)
+        _ = try player.render(periods: 4)
+        #expect(Array(player.perform(.next).lines.prefix(2)) == ["player: playing", "file: b.wav (track 2/2)"])
+        #expect(player.perform(.pause).lines.first == "player: paused")
+        #expect(player.perform(.list(nil)).lines == ["a.wav  0:02.0", "b.wav  0:02.0"])
+    }
+
     /// The headset's click starts playback when nothing plays (core-audio-2014-2017.md: the headphone middle
     /// button starts Music), toggles pause; next and previous move through the folder; the remote's stop
     /// stops; events the player does not own are left for others (false).
