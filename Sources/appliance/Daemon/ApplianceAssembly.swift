@@ -181,7 +181,7 @@ final class ApplianceAssembly {
     /// worst and mean render time per period against the period's length (read live, without a lock), the
     /// playback device's fill (frames queued ahead of the DAC, of its buffer) and the codec bus's I2C retries.
     func statsLines(now: Timestamp) -> [String] {
-        let seconds = Double((now - startedAt).components.seconds) + Double((now - startedAt).components.attoseconds) / 1e18
+        let seconds = Double((now - startedAt).nanoseconds) / 1e9
         let played = engine.timeline.playedFrames
         let actual = seconds > 0 ? Double(played) / seconds : 0
         var lines = ["xruns: \(engine.xruns)",

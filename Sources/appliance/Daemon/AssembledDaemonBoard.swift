@@ -39,7 +39,7 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
     var statsLines: [String] { engineStats() }
 
     func powerUp() throws(DaemonError) {
-        do { try board.powerUp(sampleRate: 48_000, wordLength: 24) } catch { throw .device("\(error)") }
+        do { try board.powerUp(sampleRate: ApplianceAssembly.rate, wordLength: 24) } catch { throw .device("\(error)") }
     }
 
     func powerDown() -> String? {

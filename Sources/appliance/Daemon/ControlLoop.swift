@@ -79,8 +79,7 @@ final class ControlLoop: @unchecked Sendable {
         let tokens = watches.keys.sorted()
         var entries = [pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0)]
         entries += tokens.map { pollfd(fd: watches[$0]!.descriptor, events: Int16(POLLIN), revents: 0) }
-        let milliseconds = Int32(clamping: (wait.components.seconds * 1000)
-                                 + Int64((wait.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        let milliseconds = Int32(clamping: (wait.nanoseconds + 999_999) / 1_000_000)
         _ = try? Poll.wait(&entries, timeoutMilliseconds: milliseconds)
         if entries[0].revents != 0 { wake.drain() }
         for work in inbox.withLock({ queue -> [Work] in defer { queue.removeAll() }; return queue }) { work() }
