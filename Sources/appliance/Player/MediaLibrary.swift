@@ -84,7 +84,7 @@ struct MediaLibrary {
             }
             return [target.name]
         }
-        let files = try entries(of: target).filter { !$0.isDirectory }.map(\.name)
+        let files = try entries(of: target, durations: false).filter { !$0.isDirectory }.map(\.name)
         guard !files.isEmpty else {
             let folder = target.name.isEmpty ? mediaDirectory : mediaDirectory + "/" + target.name
             throw PlayerError(.notFound, "no playable files in \(folder): put WAV, AIFF or CAF files there")
@@ -124,7 +124,8 @@ struct MediaLibrary {
     }
 
     /// A folder's subfolders and playable files, each in natural order, named as the user names them.
-    private func entries(of directory: Resolved) throws(PlayerError) -> [Entry] {
+    /// A folder's subfolders and playable files; `durations` opens each file for its length (listings only).
+    private func entries(of directory: Resolved, durations: Bool = true) throws(PlayerError) -> [Entry] {
         guard let names = FileSystem.entries(in: directory.path) else {
             throw PlayerError(.io, "cannot list '\(directory.name)'")
         }
@@ -137,7 +138,7 @@ struct MediaLibrary {
                 if directory.name.isEmpty && name == Self.recordingsPrefix && recordingsDirectory != nil { continue }
                 folders.append(Entry(name: entry.name + "/", isDirectory: true, duration: nil))
             } else if PlayableMedia.isPlayable(name: name) {
-                files.append(Entry(name: entry.name, isDirectory: false, duration: Self.duration(of: entry.path)))
+                files.append(Entry(name: entry.name, isDirectory: false, duration: durations ? Self.duration(of: entry.path) : nil))
             }
         }
         return folders + files

@@ -138,8 +138,12 @@ final class PlaybackService: PlayerControl {
         case .play(let path):
             if path == nil && state.transport != .stopped { return apply { state, now in try state.play(now: now) } }
             if path == nil, state.currentFile != nil { return apply { state, now in try state.play(now: now) } }
-            let named = path ?? settings.value.lastPlayed.flatMap { (try? library.playlist(for: $0)) != nil ? $0 : nil }
-            let playlist = try library.playlist(for: named)
+            let named: String?, playlist: [String]
+            if path == nil, let last = settings.value.lastPlayed, let saved = try? library.playlist(for: last) {
+                (named, playlist) = (last, saved)
+            } else {
+                (named, playlist) = (path, try library.playlist(for: path))
+            }
             settings.update { $0.lastPlayed = named }
             return apply { state, now in state.load(playlist, position: position, now: now) }
         case .pause:
