@@ -180,7 +180,7 @@ final class ButtonInput: Subsystem, @unchecked Sendable {
         }
         simulatedUntil = start + press.decidedAfter
         gpio.pump?.expectChanges(until: simulatedUntil)
-        return start + press.decidedAfter
+        return simulatedUntil
     }
 
     /// Turns the simulated encoder `name` by `detents` (positive clockwise): each detent a full Gray-code

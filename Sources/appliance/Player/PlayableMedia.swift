@@ -5,7 +5,12 @@ import Queue
 /// AIFF, AIFF-C, CAF), judged by extension for listings; opening the file decides in the end.
 enum PlayableMedia {
     static func isPlayable(name: String) -> Bool {
-        guard !name.hasPrefix("."), let dot = name.lastIndex(of: ".") else { return false }
-        return AudioFileType(pathExtension: String(name[name.index(after: dot)...])) != nil
+        !name.hasPrefix(".") && type(of: name) != nil
+    }
+
+    /// The container a file name's extension names, if AudioFile opens it.
+    static func type(of name: String) -> AudioFileType? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return AudioFileType(pathExtension: String(name[name.index(after: dot)...]))
     }
 }

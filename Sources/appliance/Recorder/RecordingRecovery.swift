@@ -10,8 +10,7 @@ enum RecordingRecovery {
     static func run(directory: String) -> [String] {
         var lines: [String] = []
         for name in FileSystem.entries(in: directory) ?? [] {
-            let dot = name.lastIndex(of: ".").map { name.index(after: $0) }
-            guard let dot, let type = AudioFileType(pathExtension: String(name[dot...])) else { continue }
+            guard let type = PlayableMedia.type(of: name) else { continue }
             let path = "\(directory)/\(name)"
             guard FileStatus.of(path).map({ $0.kind == .regular }) ?? false else { continue }
             do {

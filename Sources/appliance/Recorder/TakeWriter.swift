@@ -52,7 +52,6 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         /// The name `record` chose for the take's first file (`nameFirstFile`), opened under it.
         var chosenBase: String?
         var fileFrames: Int64 = 0
-        var peakDB = Decibels.silenceFloor
     }
 
     private let shared: Mutex<Shared>
@@ -90,8 +89,6 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
     }
     var currentFile: String? { shared.withLock { $0.file } }
     var fileSeconds: Double { shared.withLock { Double($0.fileFrames) } / dataFormat.sampleRate }
-    /// The peak of the last block, in dBFS.
-    var lastPeakDB: Double { shared.withLock { $0.peakDB } }
 
     /// Chooses the take's first file name now, on the control thread at `record`, so the reply and `status`
     /// name the file before the first buffer reaches the writer; returns the file name with its extension.
@@ -136,10 +133,7 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
             }
         }
         let peakDB = Decibels.decibels(Double(peak) / Double(Fixed824.unityRaw))
-        let actions = shared.withLock { shared -> [RecorderAction] in
-            shared.peakDB = peakDB
-            return shared.state.captured(frames: packetCount, peakDB: peakDB)
-        }
+        let actions = shared.withLock { $0.state.captured(frames: packetCount, peakDB: peakDB) }
         var offset = 0
         for action in actions {
             switch action {
