@@ -50,10 +50,16 @@ public final class InstanceLock {
         self.file = file
     }
 
+    /// Unlocked explicitly, not only by the close: a child forked elsewhere in the process shares the open
+    /// file description until its exec, and would hold the lock that long (flock(2)).
+    deinit { _ = csignalfd_unlock(file.rawValue) }
+
     /// Who holds the lock at `path` now; nil when nobody does (or the file is missing).
     public static func holder(of path: String) -> Holder? {
         guard let file = try? FileDescriptor(opening: path, .readOnly) else { return nil }
-        guard csignalfd_lock_exclusive(file.rawValue) == -EWOULDBLOCK else { return nil }
+        let result = csignalfd_lock_exclusive(file.rawValue)
+        if result == 0 { _ = csignalfd_unlock(file.rawValue) }   // free: let the probe go at once (as above)
+        guard result == -EWOULDBLOCK else { return nil }
         return holder(from: file)
     }
 

@@ -20,6 +20,13 @@ int csignalfd_read(int fd) {
     }
 }
 
+int csignalfd_unlock(int fd) {
+    for (;;) {
+        if (flock(fd, LOCK_UN) == 0) return 0;
+        if (errno != EINTR) return -errno;
+    }
+}
+
 int csignalfd_lock_exclusive(int fd) {
     for (;;) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return 0;

@@ -11,6 +11,9 @@ int csignalfd_open(const sigset_t *mask);
 // The number of the next pending signal read from `fd`; 0 when none is pending; -errno on failure.
 int csignalfd_read(int fd);
 
+// flock(fd, LOCK_UN): 0, or -errno.
+int csignalfd_unlock(int fd);
+
 // flock(fd, LOCK_EX | LOCK_NB): 0, or -errno (-EWOULDBLOCK when another open file description holds it).
 int csignalfd_lock_exclusive(int fd);
 
