@@ -31,7 +31,15 @@ let package = Package(
         .target(name: "CEdit", path: "Sources/HAL/C/CEdit", linkerSettings: [.linkedLibrary("edit")]),
         .target(name: "HAL", dependencies: ["Codec8_24", "CALSA", "CGPIOD", "CI2C", "CEdit", "CSignalFD"], exclude: ["C"]),
         .target(name: "Board", dependencies: ["HAL"]),
-        .target(name: "Queue", dependencies: ["HAL", "Codec8_24"]),
+        // The codec libraries behind AudioFile's compressed formats (Queue/Codecs), one C target each.
+        .target(name: "CFLAC", path: "Sources/Queue/C/CFLAC", linkerSettings: [.linkedLibrary("FLAC")]),
+        .target(name: "CMPG123", path: "Sources/Queue/C/CMPG123", linkerSettings: [.linkedLibrary("mpg123")]),
+        .target(name: "COpus", path: "Sources/Queue/C/COpus", linkerSettings: [
+            .linkedLibrary("opusfile"), .linkedLibrary("opusenc"), .linkedLibrary("opus"), .linkedLibrary("ogg"),
+        ]),
+        // FFmpeg is loaded with dlopen (AAC and ALAC only; most boards never need its ~60 libraries).
+        .target(name: "CFFmpeg", path: "Sources/Queue/C/CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "Queue", dependencies: ["HAL", "Codec8_24", "CFLAC", "CMPG123", "COpus", "CFFmpeg"], exclude: ["C"]),
         .executableTarget(
             name: "appliance",
             dependencies: [

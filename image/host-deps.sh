@@ -11,11 +11,16 @@ if [[ $want == host || $want == all ]]; then
     need[ffmpeg]=ffmpeg      # second reference for IMA ADPCM
     need[aplay]=alsa-utils   # ALSA's tools, for the PCM tests' reference
     need[strace]=strace      # watches the atomic writes' system calls from outside (AtomicWriteTraceTests)
+    need[flac]=flac          # reference FLAC encoder/decoder (issue 14)
+    need[lame]=lame          # reference MP3 encoder (LAME/Xing gapless header)
+    need[opusenc]=opus-tools # reference Opus encoder/decoder (opusenc, opusdec)
 fi
 # C libraries the HAL links (headers and .so), checked by package rather than by command.
 declare -a libs=()
 if [[ $want == host || $want == all ]]; then
     libs=(libasound2-dev libgpiod-dev libi2c-dev libedit-dev)   # libedit: the console's line editing (BSD)
+    # The codec libraries (Queue/Codecs): FLAC, MP3, Opus; FFmpeg for AAC and Apple Lossless.
+    libs+=(libflac-dev libmpg123-dev libopusfile-dev libopusenc-dev libavformat-dev libavcodec-dev libavutil-dev)
 fi
 if [[ $want == arm || $want == all ]]; then
     need[mmdebstrap]=mmdebstrap              # builds the trixie cross environment and arm64 sysroot

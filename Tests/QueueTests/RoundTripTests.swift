@@ -61,11 +61,13 @@ struct RoundTripTests {
             }
             padded.removeAll()
             return Array(decoded[0..<samples.count])
+        case .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless:
+            return samples   // not in this table: the codec libraries have their own tests (Queue/Codecs)
         }
     }
 
     @Test("every container x data format pair: created or refused; created ones read back exactly",
-          arguments: AudioFileType.allCases)
+          arguments: AudioFileType.allCases.filter { $0.family != .library })   // library codecs: Queue/Codecs tests
     func everyPair(type: AudioFileType) throws {
         let directory = TemporaryDirectory()
         var written = 0

@@ -30,7 +30,9 @@ readonly SUITE=trixie
 readonly SWIFT_VERSION=6.0.3                   # Debian's swiftlang; the arm64 runtime must match it exactly
 readonly ENV_PACKAGES="swiftlang,libc6-dev,libstdc++-14-dev,pkgconf,ca-certificates,git,binutils-aarch64-linux-gnu"
 #                      (binutils-aarch64-linux-gnu only for aarch64-linux-gnu-strip)
-readonly SYSROOT_PACKAGES="libc6-dev,libstdc++-14-dev,libasound2-dev,libgpiod-dev,libi2c-dev,libedit-dev"
+readonly SYSROOT_PACKAGES="libc6-dev,libstdc++-14-dev,libasound2-dev,libgpiod-dev,libi2c-dev,libedit-dev,\
+libflac-dev,libmpg123-dev,libopusfile-dev,libopusenc-dev,libavformat-dev,libavcodec-dev,libavutil-dev"
+#                          (the codec libraries of Queue/Codecs; FFmpeg's runtime is there for the tests under qemu)
 readonly RUNTIME_PACKAGES="swiftlang libswiftlang"   # arm64; only their usr/libexec/swift/lib is kept
 readonly TRIPLE=aarch64-unknown-linux-gnu
 readonly SDK_ID=debian-trixie-aarch64            # the name `swift build --swift-sdk` takes

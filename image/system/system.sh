@@ -25,7 +25,7 @@ readonly ENV_PACKAGES="gcc-14-aarch64-linux-gnu,make,kmod,cpio,xz-utils,gcc,libc
 # arm64 userspace of the guest: busybox for the shell and tools, i2c-tools for an independent i2cget, and the
 # libraries the appliance links dynamically (the Swift runtime is linked statically into appliance-static;
 # libedit2 with its libbsd0, libmd0 and libtinfo6 for the console).
-readonly GUEST_PACKAGES="busybox-static i2c-tools libi2c0 libc6 libasound2t64 libasound2-data libgpiod3 libstdc++6 libgcc-s1 libedit2 libbsd0 libmd0 libtinfo6"
+readonly GUEST_PACKAGES="busybox-static i2c-tools libi2c0 libc6 libasound2t64 libasound2-data libgpiod3 libstdc++6 libgcc-s1 libedit2 libbsd0 libmd0 libtinfo6 libflac14 libogg0 libmpg123-0t64 libopus0 libopusfile0 libopusenc0"
 readonly ENV_LAYOUT=1 MODULES_LAYOUT=1 GUEST_LAYOUT=1     # bump when the way a stage is made changes
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -50,6 +50,7 @@ enum ContainerProbe {
         case .riff: return try WaveParser.parse(source, type: type, stopAtData: stopAtData)
         case .aiff: return try AIFFParser.parse(source, type: type, stopAtData: stopAtData)
         case .caf: return try CAFParser.parse(source, stopAtData: stopAtData)
+        case .library: throw AudioFileError(.unsupported, "\(type) files are parsed by their codec library", offset: 0)
         }
     }
 

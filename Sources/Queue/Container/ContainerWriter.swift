@@ -27,6 +27,7 @@ enum ContainerWriter {
         case .riff: waveHeader(type: type, format: format)
         case .aiff: aiffHeader(type: type, format: format)
         case .caf: cafHeader(format: format)
+        case .library: preconditionFailure("\(type) files are written by their codec library; AudioFile.create routes them there")
         }
     }
 
@@ -48,7 +49,7 @@ enum ContainerWriter {
             tag = 0x11
             bits = 4
             var e = FieldWriter(); e.u16le(UInt16(format.framesPerPacket)); extra = e.bytes
-        case .appleIMA4: tag = 0   // refused before this point
+        case .appleIMA4, .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless: tag = 0   // refused before this point
         }
         let extensible = format.isLinearPCM && (channels > 2 || (!format.isFloat && format.bitsPerChannel > 16))
         let blockAlign = UInt16(format.bytesPerPacket)
@@ -86,7 +87,7 @@ enum ContainerWriter {
         case .muLaw: return ("ulaw", "uLaw 2:1")
         case .aLaw: return ("alaw", "aLaw 2:1")
         case .appleIMA4: return ("ima4", "IMA 4:1")
-        case .microsoftIMAADPCM: return ("????", "")
+        case .microsoftIMAADPCM, .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless: return ("????", "")   // refused before
         }
     }
 
@@ -193,6 +194,7 @@ enum ContainerWriter {
             try file.write(FieldWriter.u32be(UInt32(clamping: dataBytes + 8 + Int64(layout.ssndOffset))), at: layout.dataSizeField)
         case .caf:
             if final { try file.write(FieldWriter.u64be(UInt64(dataBytes + 4)), at: layout.dataSizeField) }
+        case .library: break   // their codec library keeps its own sizes
         }
     }
 
@@ -206,6 +208,7 @@ enum ContainerWriter {
         case .riff: return waveTrailer(markers: markers, metadata: metadata, sampleRate: layout.format.sampleRate)
         case .aiff: return aiffTrailer(markers: markers, metadata: metadata)
         case .caf: return cafTrailer(layout.format, markers: markers, metadata: metadata, frames: frames, packets: packets)
+        case .library: return []
         }
     }
 

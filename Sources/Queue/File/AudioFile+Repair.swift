@@ -113,6 +113,7 @@ extension AudioFile {
             case .riff: size = Int64(try f.u32le(4))
             case .aiff: size = Int64(try f.u32be(4))
             case .caf: size = Int64(bitPattern: try f.u64be(4))
+            case .library: return length   // repaired by their codec (Queue/Codecs), never walked as chunks
             }
             let pad = family == .caf ? 0 : size & 1
             // Compared against what is left, so that no size (CAF's are 64-bit) can overflow the sum.

@@ -16,6 +16,9 @@ public final class AudioFile {
     /// Title, artist, date...: read from the file, or to be written at `close()`.
     public var metadata: AudioFileMetadata
     public let isWritable: Bool
+    /// For FLAC, MP3, Opus, AAC and Apple Lossless: what the codec library reports (encoder delay, padding,
+    /// bit rate, encoder); nil for the formats PacketCodec handles.
+    public internal(set) var compressedInfo: CompressedFileInfo?
 
     public var channelLayout: ChannelLayout? { dataFormat.channelLayout }
     public var channelCount: Int { dataFormat.channelsPerFrame }

@@ -26,6 +26,12 @@ public struct AudioFileMetadata: Hashable, Sendable {
     public var comment: String?
     public var copyright: String?
     public var software: String?
+    /// Album, track number and ReplayGain: read from compressed files' tags (Vorbis comments, ID3v2, MP4
+    /// atoms, `TagNames`); WAV, AIFF and CAF do not store them.
+    public var album: String?
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var replayGain = ReplayGain()
 
     public init(title: String? = nil, artist: String? = nil, date: String? = nil, comment: String? = nil,
                 copyright: String? = nil, software: String? = nil) {
@@ -37,9 +43,9 @@ public struct AudioFileMetadata: Hashable, Sendable {
         self.software = software
     }
 
-    public var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && album == nil && trackNumber == nil && trackTotal == nil && replayGain.isEmpty }
 
-    /// The fields that are set, as (name, value) pairs in a fixed order.
+    /// The fields WAV, AIFF and CAF store that are set, as (name, value) pairs in a fixed order.
     public var entries: [(key: String, value: String)] {
         var list: [(String, String)] = []
         if let title { list.append(("title", title)) }

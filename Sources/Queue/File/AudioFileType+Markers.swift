@@ -19,6 +19,8 @@ extension AudioFileType {
             return nil
         case .caf:
             return nil   // 'mark' and 'regn' hold Float64 positions
+        case .library:
+            return "\(self) files keep no markers here"
         }
     }
 

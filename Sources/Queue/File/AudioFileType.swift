@@ -7,6 +7,18 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
     case aiff = "AIFF"
     case aifc = "AIFC"
     case caf = "caff"
+    // Containers a codec library parses (Queue/Codecs); the codes are Core Audio's AudioFileTypeIDs where it
+    // has one (kAudioFileFLACType, kAudioFileMP3Type, kAudioFileAAC_ADTSType, kAudioFileM4AType).
+    /// Native FLAC ("fLaC" stream, RFC 9639).
+    case flac = "flac"
+    /// Ogg (RFC 3533) holding Opus (RFC 7845) or FLAC (Ogg FLAC mapping).
+    case ogg = "OggS"
+    /// MPEG audio elementary stream, optionally with ID3v2 tags in front.
+    case mp3 = "MPG3"
+    /// AAC in ADTS frames (ISO/IEC 13818-7).
+    case adts = "adts"
+    /// MPEG-4 audio file (ISO/IEC 14496-12/-14): AAC or Apple Lossless.
+    case m4a = "m4af"
 
     public var description: String {
         switch self {
@@ -15,6 +27,11 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
         case .aiff: "AIFF"
         case .aifc: "AIFF-C"
         case .caf: "CAF"
+        case .flac: "FLAC"
+        case .ogg: "Ogg"
+        case .mp3: "MP3"
+        case .adts: "AAC (ADTS)"
+        case .m4a: "MPEG-4 (M4A)"
         }
     }
 
@@ -26,6 +43,11 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
         case "aif", "aiff": self = .aiff
         case "aifc": self = .aifc
         case "caf": self = .caf
+        case "flac": self = .flac
+        case "ogg", "oga", "opus": self = .ogg
+        case "mp3": self = .mp3
+        case "aac", "adts": self = .adts
+        case "m4a", "mp4", "m4b", "alac": self = .m4a
         default: return nil
         }
     }
@@ -46,14 +68,17 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
         case .wave, .rf64: .riff
         case .aiff, .aifc: .aiff
         case .caf: .caf
+        case .flac, .ogg, .mp3, .adts, .m4a: .library
         }
     }
 
-    public enum Family: Sendable { case riff, aiff, caf }
+    /// `library`: a container whose parsing, like its codec, belongs to a codec library (Queue/Codecs).
+    public enum Family: Sendable { case riff, aiff, caf, library }
 
     /// Why `format` cannot go in this container, or nil when it can.
     public func refusal(for format: StreamFormat) -> String? {
         let bits = format.bitsPerChannel
+        if family == .library || format.formatID.isLibraryCodec { return libraryRefusal(for: format) }
         switch (family, format.formatID) {
         case (.riff, .linearPCM):
             if format.isBigEndian && bits > 8 { return "\(self) stores little-endian samples only" }
@@ -80,6 +105,35 @@ public enum AudioFileType: String, Sendable, CaseIterable, CustomStringConvertib
         case (.caf, .linearPCM):
             return !format.isFloat && !format.isSignedInteger && bits == 8 ? "CAF stores 8-bit samples signed" : nil
         case (.caf, _): return nil
+        default: return libraryRefusal(for: format)   // a library codec, or a library container
+        }
+    }
+
+    /// The pairings of container and library codec that exist (what each container's spec allows).
+    private func libraryRefusal(for format: StreamFormat) -> String? {
+        let allowed: [AudioFormatID] = switch self {
+        case .flac: [.flac]
+        case .ogg: [.opus, .flac]
+        case .mp3: [.mpegLayer3]
+        case .adts: [.mpeg4AAC]
+        case .m4a: [.mpeg4AAC, .appleLossless]
+        case .caf: [.appleLossless, .mpeg4AAC, .opus, .flac]
+        case .wave, .rf64, .aiff, .aifc: []
+        }
+        if allowed.contains(format.formatID) { return nil }
+        if allowed.isEmpty { return "\(self) cannot hold \(format.formatID); use \(Self.containers(for: format.formatID))" }
+        return "\(self) holds \(allowed.map(\.description).joined(separator: " or ")), not \(format.formatID)"
+    }
+
+    /// Where a library codec's data goes (for messages).
+    static func containers(for id: AudioFormatID) -> String {
+        switch id {
+        case .flac: "FLAC or Ogg"
+        case .mpegLayer3: "MP3"
+        case .opus: "Ogg"
+        case .mpeg4AAC: "M4A or ADTS"
+        case .appleLossless: "CAF or M4A"
+        default: "WAV, AIFF-C or CAF"
         }
     }
 }

@@ -11,6 +11,8 @@ public struct AudioFileWriteOptions: Sendable {
     public var replaceAtomically: Bool
     public var metadata: AudioFileMetadata
     public var markers: [AudioFileMarker]
+    /// Bit rate and compression level for the library codecs (FLAC, Opus, Apple Lossless).
+    public var encoder = EncoderSettings()
     /// Data size past which a WAV file becomes RF64; 4 GiB by the format, smaller in tests.
     var rf64Threshold: Int64 = Int64(UInt32.max)
 

@@ -33,6 +33,8 @@ final class PacketCodec {
         case .aLaw: coding = .aLaw
         case .appleIMA4: coding = .ima4
         case .microsoftIMAADPCM: coding = .msIMA
+        case .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless:
+            throw AudioFileError.unsupported("\(format.formatID) is decoded by its codec library, not packet by packet")
         }
         do {
             ima4Decoder = coding == .ima4 ? try IMA4Decoder(channelCount: channels) : nil

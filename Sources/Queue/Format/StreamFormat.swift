@@ -77,6 +77,16 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
                             channelLayout: defaultLayout(channels))
     }
 
+    /// A format a codec library decodes or encodes (FLAC, MP3, Opus, AAC, Apple Lossless): packets vary in
+    /// size (`bytesPerPacket` 0); `framesPerPacket` is the usual packet length, 0 when it varies (FLAC, Opus);
+    /// `bitsPerChannel` is the source's sample width for the lossless codecs, 0 for the lossy ones.
+    public static func compressed(_ id: AudioFormatID, sampleRate: Double, channels: Int, framesPerPacket: Int = 0,
+                                  bitsPerChannel: Int = 0) -> StreamFormat {
+        StreamFormat(sampleRate: sampleRate, formatID: id, flags: [], bytesPerPacket: 0, framesPerPacket: framesPerPacket,
+                     bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: bitsPerChannel,
+                     channelLayout: defaultLayout(channels))
+    }
+
     public var isLinearPCM: Bool { formatID == .linearPCM }
     public var isFloat: Bool { isLinearPCM && flags.contains(.isFloat) }
     public var isBigEndian: Bool { flags.contains(.isBigEndian) }
@@ -136,6 +146,13 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
             let frames = (bytesPerPacket - headerBytes) * 8 / headerBytes + 1
             guard framesPerPacket == frames else {
                 throw StreamFormatError("IMA ADPCM blocks of \(bytesPerPacket) bytes hold \(frames) frames, not \(framesPerPacket)")
+            }
+        case .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless:
+            guard bytesPerPacket == 0, bytesPerFrame == 0, framesPerPacket >= 0 else {
+                throw StreamFormatError("\(formatID) packets vary in size: bytes per packet and per frame are 0, not \(bytesPerPacket) and \(bytesPerFrame)")
+            }
+            guard bitsPerChannel == 0 || (4...32).contains(bitsPerChannel) else {
+                throw StreamFormatError("\(formatID) sources are 4 ... 32 bits per sample, not \(bitsPerChannel)")
             }
         }
     }

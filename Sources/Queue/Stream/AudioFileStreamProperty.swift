@@ -12,6 +12,9 @@ public enum AudioFileStreamProperty: Sendable, Equatable {
     case audioDataPacketCount(Int64)
     case markers([AudioFileMarker])
     case metadata(AudioFileMetadata)
+    /// The codec's setup a packet decoder needs (kAudioFileStreamProperty_MagicCookieData): FLAC's
+    /// STREAMINFO block, Opus's OpusHead packet, AAC's AudioSpecificConfig, ALAC's ALACSpecificConfig.
+    case magicCookie([UInt8])
     /// From now on, audio arrives through the packets callback.
     case readyToProducePackets
 }

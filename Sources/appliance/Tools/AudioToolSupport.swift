@@ -55,6 +55,8 @@ enum AudioTool {
         case .aLaw: return .aLaw(sampleRate: rate, channels: channels)
         case .appleIMA4: return .appleIMA4(sampleRate: rate, channels: channels)
         case .microsoftIMAADPCM: return .microsoftIMAADPCM(sampleRate: rate, channels: channels)
+        case .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless:
+            return .compressed(input.formatID, sampleRate: rate, channels: channels, bitsPerChannel: input.bitsPerChannel)
         }
     }
 
@@ -68,6 +70,11 @@ enum AudioTool {
         case .aLaw: return "alaw"
         case .appleIMA4: return "ima4"
         case .microsoftIMAADPCM: return "ima-adpcm"
+        case .flac: return "flac"
+        case .mpegLayer3: return "mp3"
+        case .opus: return "opus"
+        case .mpeg4AAC: return "aac"
+        case .appleLossless: return "alac"
         }
     }
 

@@ -1,0 +1,2 @@
+// libFLAC is called directly from Swift; this file only gives the C target a translation unit.
+#include "CFLAC.h"

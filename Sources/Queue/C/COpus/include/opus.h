@@ -1,0 +1,2 @@
+// See opus_multistream.h: opusenc.h includes <opus.h> the same way.
+#include <opus/opus.h>

@@ -1,0 +1,9 @@
+import Codec8_24
+
+/// Placeholder until this codec's part lands: refuses to decode.
+final class MP3PacketDecoder: CompressedPacketDecoder {
+    init(format: StreamFormat) throws { throw AudioFileError(.unsupported, "MP3 packets are not decoded yet") }
+    var maximumFramesPerPacket: Int { 0 }
+    func decode(_ packet: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Fixed824>) throws -> Int { 0 }
+    func reset() {}
+}

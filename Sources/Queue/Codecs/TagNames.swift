@@ -1,0 +1,55 @@
+/// The one place tag names from every format become `AudioFileMetadata` fields, so a FLAC's Vorbis comment,
+/// an MP3's ID3v2 frame and an M4A's atom land in the same field. Codec readers pass each (name, value) pair
+/// they find, named as the format names it; unknown names are ignored.
+enum TagNames {
+    /// Applies one tag to `metadata`. `name` is case-insensitive: Vorbis comment field names (TITLE, ARTIST,
+    /// ALBUM, TRACKNUMBER, DATE, COMMENT, REPLAYGAIN_*), ID3v2.3/2.4 frame IDs (TIT2, TPE1, TALB, TRCK, TDRC,
+    /// TYER, COMM, and TXXX descriptions passed as their description, e.g. "REPLAYGAIN_TRACK_GAIN"), MP4 atom
+    /// names as FFmpeg reports them (title, artist, album, track, date, comment) and Opus's R128_* gains.
+    static func apply(_ name: String, _ value: String, to metadata: inout AudioFileMetadata) {
+        let text = value.trimmedTag
+        guard !text.isEmpty else { return }
+        switch name.uppercased() {
+        case "TITLE", "TIT2", "\u{A9}NAM": metadata.title = metadata.title ?? text
+        case "ARTIST", "TPE1", "\u{A9}ART": metadata.artist = metadata.artist ?? text
+        case "ALBUM", "TALB", "\u{A9}ALB": metadata.album = metadata.album ?? text
+        case "TRACKNUMBER", "TRACK", "TRCK", "TRKN":
+            // "3", "3/12" (ID3v2 TRCK, FFmpeg's track) or "03".
+            let parts = text.split(separator: "/", maxSplits: 1)
+            if let number = parts.first.flatMap({ Int($0.trimmedTag) }), number > 0 { metadata.trackNumber = number }
+            if parts.count == 2, let total = Int(parts[1].trimmedTag), total > 0 { metadata.trackTotal = total }
+        case "TRACKTOTAL", "TOTALTRACKS":
+            if let total = Int(text), total > 0 { metadata.trackTotal = total }
+        case "DATE", "YEAR", "TDRC", "TYER", "\u{A9}DAY": metadata.date = metadata.date ?? text
+        case "COMMENT", "DESCRIPTION", "COMM", "\u{A9}CMT": metadata.comment = metadata.comment ?? text
+        case "COPYRIGHT", "TCOP": metadata.copyright = metadata.copyright ?? text
+        case "ENCODER", "TSSE", "ENCODED_BY", "\u{A9}TOO": metadata.software = metadata.software ?? text
+        case "REPLAYGAIN_TRACK_GAIN": metadata.replayGain.trackGain = decibels(text)
+        case "REPLAYGAIN_TRACK_PEAK": metadata.replayGain.trackPeak = Double(text)
+        case "REPLAYGAIN_ALBUM_GAIN": metadata.replayGain.albumGain = decibels(text)
+        case "REPLAYGAIN_ALBUM_PEAK": metadata.replayGain.albumPeak = Double(text)
+        // RFC 7845 5.2.1: a Q7.8 integer, dB relative to -23 LUFS; ReplayGain 2.0's reference is -18 LUFS.
+        case "R128_TRACK_GAIN": if let q = Int(text) { metadata.replayGain.trackGain = Double(q) / 256 + 5 }
+        case "R128_ALBUM_GAIN": if let q = Int(text) { metadata.replayGain.albumGain = Double(q) / 256 + 5 }
+        default: break
+        }
+    }
+
+    /// "-6.20 dB", "+3.1 dB", "-6.2" as dB.
+    static func decibels(_ text: String) -> Double? {
+        var number = text
+        if number.lowercased().hasSuffix("db") { number = String(number.dropLast(2)).trimmedTag }
+        if number.hasPrefix("+") { number.removeFirst() }
+        guard let value = Double(number), value.isFinite else { return nil }
+        return value
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs, line ends and NULs (ID3v2 pads with NULs).
+    var trimmedTag: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\0" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}
