@@ -22,6 +22,7 @@ final class OpusFileReader: CompressedFileReader {
 
     init(_ input: LibraryInput) throws {
         self.input = input
+        end = try OggOpusEnd.scan(input.file, length: input.length)
         var callbacks = OpusFileCallbacks(read: { stream, buffer, count in
             let input = Unmanaged<LibraryInput>.fromOpaque(stream!).takeUnretainedValue()
             return Int32(input.read(into: buffer!, count: Int(count)))
@@ -33,6 +34,10 @@ final class OpusFileReader: CompressedFileReader {
         }, close: nil)
         var error: Int32 = 0
         guard let file = op_open_callbacks(Unmanaged.passUnretained(input).toOpaque(), &callbacks, nil, 0, &error) else {
+            if !end.isComplete && input.failure == nil && error != OP_ENOTFORMAT {
+                throw AudioFileError(.truncated, "the Ogg Opus file is cut short before its first complete audio page",
+                                     offset: end.lastCompletePageEnd, path: input.path)
+            }
             throw Self.failure(error, input: input, doing: "cannot open the Ogg Opus stream")
         }
         self.file = file
@@ -46,7 +51,6 @@ final class OpusFileReader: CompressedFileReader {
             _ = op_set_gain_offset(file, OP_HEADER_GAIN, 0)
             let total = op_pcm_total(file, -1)
             guard total >= 0 else { throw Self.failure(Int32(total), input: input, doing: "cannot tell the length") }
-            end = try OggOpusEnd.scan(input.file, length: input.length)
             var metadata = AudioFileMetadata()
             var encoder: String?
             if let tags = op_tags(file, 0)?.pointee {
