@@ -48,9 +48,12 @@ final class OpusFileWriter: CompressedFileWriter {
         self.encoder = encoder
         pcm = .allocate(capacity: pcmFrames * channels)
         if let bitRate = options.encoder.bitRate {
-            guard copus_encoder_set(encoder, OPUS_SET_BITRATE_REQUEST, Int32(clamping: bitRate)) == OPE_OK else {
+            // RFC 6716 2.1.1: 6 ... 510 kb/s per stream (libopus clamps other values silently).
+            let streams = (channels + 1) / 2
+            guard (6000...(510_000 * streams)).contains(bitRate),
+                  copus_encoder_set(encoder, OPUS_SET_BITRATE_REQUEST, Int32(bitRate)) == OPE_OK else {
                 abandon()
-                throw AudioFileError(.incompatibleFormat, "libopus refuses the bit rate \(bitRate) b/s (6000 ... 510000 per channel pair)", path: output.path)
+                throw AudioFileError(.incompatibleFormat, "Opus takes 6000 ... \(510_000 * streams) b/s for \(channels) channels, not \(bitRate)", path: output.path)
             }
         }
         _ = copus_encoder_set(encoder, OPE_SET_MUXING_DELAY_REQUEST, Self.pageDelay)
