@@ -48,6 +48,9 @@ final class OpusPacketDecoder: CompressedPacketDecoder {
         guard let bytes = packet.baseAddress?.assumingMemoryBound(to: UInt8.self), packet.count > 0 else { return 0 }
         let capacity = min(OpusHead.maximumPacketFrames, output.count / head.channels)
         let frames = opus_multistream_decode_float(decoder, bytes, Int32(packet.count), pcm, Int32(capacity), 0)
+        if frames == OPUS_BUFFER_TOO_SMALL {
+            throw AudioFileError(.misuse, "the output has room for \(capacity) frames, fewer than the packet holds (maximumFramesPerPacket: \(OpusHead.maximumPacketFrames))")
+        }
         guard frames >= 0 else {
             throw AudioFileError(.malformed, "corrupt Opus packet of \(packet.count) bytes: \(String(cString: opus_strerror(frames)))")
         }
