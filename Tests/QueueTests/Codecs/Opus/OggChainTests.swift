@@ -52,6 +52,9 @@ struct OggChainTests {
         let path = try OpusFixture.make(directory, seconds: 0.5, channels: 6, options: ["--bitrate", "192"])
         let reader = try OpusFixture.open(path)
         #expect(reader.info.format.channelsPerFrame == 6)
+        // RFC 7845 5.1.1.2: six channels in Vorbis order are front left, center, front right, rear left, rear
+        // right, LFE.
+        #expect(reader.info.format.channelLayout?.description == "L C R Ls Rs LFE")
         let whole = OpusFixture.decode(reader).samples
         let reference = try OpusFixture.opusdec(path)
         #expect(whole.count == reference.count)
@@ -60,6 +63,7 @@ struct OggChainTests {
         let (stream, _) = OggStreamParserTests.parse(bytes, chunks: [4096])
         let cookie = try #require(stream.cookie)
         #expect(cookie[18] == 1)   // RFC 7845 5.1: mapping family at byte 18
+        #expect(stream.format?.channelLayout == reader.info.format.channelLayout)
         let decoder = try OpusPacketDecoder(format: try #require(stream.format), magicCookie: cookie)
         var decoded: [Fixed824] = []
         var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 6)
