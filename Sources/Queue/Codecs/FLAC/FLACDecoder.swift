@@ -36,6 +36,10 @@ final class FLACDecoder {
     /// Byte offset just after the last good frame (native FLAC), where damage is reported.
     private(set) var lastGoodEnd: Int64?
     private var pendingCRCMismatch = false
+    /// After a frame whose CRC-16 failed: the sample the next good frame starts at. (libFLAC's own recovery
+    /// goes back into the bad frame looking for a sync and hands over silence for what it skips, so the
+    /// reader seeks there instead.)
+    var resumeSample: UInt64?
 
     // Packet source state.
     private var headerSent = 0
@@ -131,6 +135,7 @@ final class FLACDecoder {
         frames = 0
         consumed = 0
         pendingCRCMismatch = false
+        resumeSample = nil
     }
 
     /// Back to the first frame: libFLAC rewinds the input and reads the metadata again.
@@ -179,6 +184,7 @@ final class FLACDecoder {
         if pendingCRCMismatch {
             // libFLAC hands over silence for a frame whose CRC-16 failed: dropped, the error says where.
             pendingCRCMismatch = false
+            resumeSample = start + UInt64(blockSize)
             damage = AudioFileError(.malformed, "FLAC frame \(frameIndex - 1) (from sample \(start)) is corrupt: its CRC-16 does not match",
                                     offset: lastGoodEnd)
             return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE

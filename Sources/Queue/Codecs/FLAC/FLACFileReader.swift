@@ -17,6 +17,8 @@ final class FLACFileReader: CompressedFileReader {
     private var position: Int64 = 0
     private var atEnd = false
     private var truncationReported = false
+    /// Where to seek before the next read (after a frame whose CRC failed).
+    private var resumeSample: UInt64?
 
     init(_ input: LibraryInput, ogg: Bool) throws {
         self.input = input
@@ -59,6 +61,8 @@ final class FLACFileReader: CompressedFileReader {
             throw AudioFileError(.misuse, "cannot seek to frame \(frame): the file has \(info.frameCount) frames", path: input.path)
         }
         decoder.damage = nil
+        decoder.resumeSample = nil
+        resumeSample = nil
         decoder.frames = 0
         decoder.consumed = 0
         position = frame
@@ -86,40 +90,62 @@ final class FLACFileReader: CompressedFileReader {
         }
     }
 
+    /// Fills `buffer` with whole frames as far as the file goes; damage met after some frames were copied is
+    /// thrown by the next call.
     func read(into buffer: UnsafeMutableBufferPointer<Fixed824>) throws -> Int {
         let channels = decoder.channels
         guard let output = buffer.baseAddress, buffer.count >= channels, channels > 0 else { return 0 }
-        while true {
-            if var damage = decoder.damage {
-                decoder.damage = nil
-                damage.path = input.path
-                throw damage
+        let wanted = buffer.count / channels
+        var done = 0
+        while done < wanted {
+            if let damage = decoder.damage {
+                if done > 0 { return done }
+                throw taking(damage)
+            }
+            if let sample = resumeSample {
+                resumeSample = nil
+                try seek(toFrame: min(Int64(sample), info.frameCount))
             }
             if decoder.consumed < decoder.frames, let samples = decoder.samples {
-                let n = min(decoder.frames - decoder.consumed, buffer.count / channels)
-                output.update(from: samples + decoder.consumed * channels, count: n * channels)
+                let n = min(decoder.frames - decoder.consumed, wanted - done)
+                (output + done * channels).update(from: samples + decoder.consumed * channels, count: n * channels)
                 decoder.consumed += n
+                done += n
                 position = Int64(decoder.firstSample) + Int64(decoder.consumed)
-                return n
+                continue
             }
             if atEnd {
-                if position < info.frameCount && !truncationReported {
+                if done == 0 && position < info.frameCount && !truncationReported {
                     truncationReported = true
                     throw truncation()
                 }
-                return 0
+                return done
             }
             let ok = decoder.processSingle()
             if let failure = input.failure { throw failure }
             if decoder.state == FLAC__STREAM_DECODER_END_OF_STREAM {
                 atEnd = true
+                // libFLAC reports a frame cut off by the end of the file as lost sync: it is the truncation.
+                if decoder.consumed >= decoder.frames && position < info.frameCount { decoder.damage = nil }
             } else if !ok && decoder.damage == nil {
                 atEnd = true
                 truncationReported = true
+                if done > 0 { return done }
                 throw AudioFileError(.malformed, "libFLAC stopped after frame \(decoder.frameIndex): \(decoder.stateText)",
                                      offset: decoder.lastGoodEnd, path: input.path)
             }
         }
+        return done
+    }
+
+    /// The damage to throw, with the path; after a bad frame, the next read resumes at the frame after it.
+    private func taking(_ damage: AudioFileError) -> AudioFileError {
+        decoder.damage = nil
+        resumeSample = decoder.resumeSample
+        decoder.resumeSample = nil
+        var error = damage
+        error.path = input.path
+        return error
     }
 
     /// The file ends before STREAMINFO's total: names the frame the cut fell in.
