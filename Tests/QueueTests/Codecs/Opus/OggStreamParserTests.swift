@@ -167,5 +167,16 @@ struct OggStreamParserTests {
         // Each packet is one frame (RFC 9639 9.1: sync 0xFFF8); the block sizes add up to the 44100 frames.
         #expect(stream.packets.allSatisfy { $0.count > 2 && $0[0] == 0xFF && $0[1] & 0xFE == 0xF8 })
         #expect(stream.frames.reduce(0, +) == 44100)
+        // The flac part's packet decoder turns them into the source samples bit for bit (sox reads the WAV).
+        let decoder = try AudioPacketDecoder(format: try #require(stream.format), magicCookie: try #require(stream.cookie))
+        var decoded: [Fixed824] = []
+        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 2)
+        for packet in stream.packets {
+            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+            decoded += buffer[0..<(2 * n)]
+        }
+        let source = try soxSamples(wav)
+        #expect(decoded.count == source.count)
+        #expect(ReferenceTool.firstDifference(decoded.asSox, source) == nil)
     }
 }
