@@ -10,7 +10,7 @@ struct OpusFileReaderTests {
     /// Both decoders are libopusfile's float decoder over the same libopus, so they agree up to the rounding
     /// of float to 8.24 (half a unit) ... unless a different libopus build (e.g. fixed-point, or other CPU
     /// paths: SSE vs NEON) decodes differently: then the RFC 6716 conformance bound applies. 2^-14 of full
-    /// scale (1024 units of 8.24) covers that on both architectures; on this host the difference is <= 1.
+    /// scale (1024 units of 8.24) covers that on both architectures; on this host the difference is 0.
     static let tolerance: Int64 = 1024
 
     static let cases: [(channels: Int, bitRate: Int)] = [(1, 64), (2, 64), (2, 128)]
