@@ -155,7 +155,7 @@ struct OpusFileWriterTests {
         let directory = TemporaryDirectory()
         var options = AudioFileWriteOptions()
         options.encoder.bitRate = 100
-        let error = #expect(throws: AudioFileError.self) { try Self.create(directory.file("bad.opus"), options: options) }
+        let error = OpusFixture.thrown { _ = try Self.create(directory.file("bad.opus"), options: options) }
         #expect(error?.kind == .incompatibleFormat)
     }
 }
