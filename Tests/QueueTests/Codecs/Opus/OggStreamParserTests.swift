@@ -143,6 +143,29 @@ struct OggStreamParserTests {
         #expect(cut.packets.count == stream.packets.count)
     }
 
+    @Test("a lost page (sequence gap) loses only its packets; the stream goes on")
+    func lostPage() throws {
+        let directory = TemporaryDirectory()
+        let path = try OpusFixture.make(directory, seconds: 3, channels: 1)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let pages = OpusDamageTests.pageOffsets(bytes)
+        let (reference, _) = Self.parse(bytes, chunks: [bytes.count])
+        // RFC 3533: packets end at lacing values below 255; count those completed on each page. opusenc's
+        // pages hold whole 20 ms packets (fewer than 255 segments), so no packet spans the lost page.
+        func completed(_ page: Int) -> Int {
+            let at = pages[page]
+            return bytes[(at + 27)..<(at + 27 + Int(bytes[at + 26]))].filter { $0 < 255 }.count
+        }
+        let lost = 3
+        let before = (2..<lost).reduce(0) { $0 + completed($1) }   // pages 0 and 1 hold OpusHead and OpusTags
+        let end = lost + 1 < pages.count ? pages[lost + 1] : bytes.count
+        let (stream, error) = Self.parse(Array(bytes[..<pages[lost]]) + Array(bytes[end...]), chunks: [512])
+        #expect(error == nil)
+        #expect(stream.packets.count == reference.packets.count - completed(lost))
+        #expect(Self.same(Array(stream.packets[..<before]), Array(reference.packets[..<before])))
+        #expect(Self.same(Array(stream.packets[before...]), Array(reference.packets[(before + completed(lost))...])))
+    }
+
     @Test("Ogg FLAC (flac --ogg): STREAMINFO as the cookie, FLAC frames as packets")
     func oggFLAC() throws {
         let directory = TemporaryDirectory()

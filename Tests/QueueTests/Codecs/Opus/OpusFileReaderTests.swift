@@ -21,7 +21,7 @@ struct OpusFileReaderTests {
         let directory = TemporaryDirectory()
         let path = try OpusFixture.make(directory, channels: channels,
                                         options: ["--bitrate", String(bitRate), "--comment", "TITLE=Sine",
-                                                  "--comment", "R128_TRACK_GAIN=-512"])
+                                                  "--comment", "R128_TRACK_GAIN=-512", "--comment", "R128_ALBUM_GAIN=384"])
         let reader = try OpusFixture.open(path)
         defer { reader.close() }
         let reference = try OpusFixture.opusdec(path)
@@ -43,6 +43,7 @@ struct OpusFileReaderTests {
         #expect(reader.info.metadata.title == "Sine")
         // RFC 7845 5.2.1: R128_TRACK_GAIN -512 is -2 dB re -23 LUFS, +3 dB re ReplayGain's -18 LUFS.
         #expect(reader.info.metadata.replayGain.trackGain == 3)
+        #expect(reader.info.metadata.replayGain.albumGain == 6.5)   // 384 / 256 = 1.5 dB, + 5
         // opusinfo's "Total data length ... Average bitrate: N kbit/s" and libopusfile's op_bitrate are both
         // file bytes over duration: within rounding of each other.
         let rate = opusinfo.split(separator: "\n").first { $0.contains("Average bitrate:") }
