@@ -65,12 +65,7 @@ struct OggChainTests {
         #expect(cookie[18] == 1)   // RFC 7845 5.1: mapping family at byte 18
         #expect(stream.format?.channelLayout == reader.info.format.channelLayout)
         let decoder = try OpusPacketDecoder(format: try #require(stream.format), magicCookie: cookie)
-        var decoded: [Fixed824] = []
-        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 6)
-        for packet in stream.packets {
-            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
-            decoded += buffer[0..<(6 * n)]
-        }
+        let decoded = try OpusFixture.decode(stream.packets, format: try #require(stream.format), cookie: cookie)
         let skip = 6 * reader.info.encoderDelay
         #expect(decoded.count >= skip + whole.count)
         #expect(ReferenceTool.firstDifference(Array(decoded[skip..<(skip + whole.count)]).map(\.raw), whole.map(\.raw)) == nil)

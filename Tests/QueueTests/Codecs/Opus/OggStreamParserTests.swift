@@ -85,13 +85,7 @@ struct OggStreamParserTests {
         // opusenc's default frame size, 20 ms: 960 frames each (opusinfo's "Packet duration: 20.0ms").
         #expect(stream.frames.allSatisfy { $0 == 960 })
 
-        let decoder = try OpusPacketDecoder(format: try #require(stream.format), magicCookie: try #require(stream.cookie))
-        var decoded: [Fixed824] = []
-        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 2)
-        for packet in stream.packets {
-            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
-            decoded += buffer[0..<(2 * n)]
-        }
+        let decoded = try OpusFixture.decode(stream.packets, format: try #require(stream.format), cookie: try #require(stream.cookie))
         let file = try OpusFixture.open(path)
         let whole = OpusFixture.decode(file).samples
         let skip = 2 * file.info.encoderDelay
@@ -191,13 +185,7 @@ struct OggStreamParserTests {
         #expect(stream.packets.allSatisfy { $0.count > 2 && $0[0] == 0xFF && $0[1] & 0xFE == 0xF8 })
         #expect(stream.frames.reduce(0, +) == 44100)
         // The flac part's packet decoder turns them into the source samples bit for bit (sox reads the WAV).
-        let decoder = try AudioPacketDecoder(format: try #require(stream.format), magicCookie: try #require(stream.cookie))
-        var decoded: [Fixed824] = []
-        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 2)
-        for packet in stream.packets {
-            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
-            decoded += buffer[0..<(2 * n)]
-        }
+        let decoded = try OpusFixture.decode(stream.packets, format: try #require(stream.format), cookie: try #require(stream.cookie))
         let source = try soxSamples(wav)
         #expect(decoded.count == source.count)
         #expect(ReferenceTool.firstDifference(decoded.asSox, source) == nil)

@@ -36,13 +36,7 @@ struct OpusRoutingTests {
             try stream.parse(Array(bytes[at..<end]))
             at = end
         }
-        let decoder = try AudioPacketDecoder(format: try #require(format), magicCookie: cookie)
-        var decoded: [Fixed824] = []
-        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 2)
-        for packet in packets {
-            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
-            decoded += buffer[0..<(2 * n)]
-        }
+        let decoded = try OpusFixture.decode(packets, format: try #require(format), cookie: cookie)
         // RFC 7845 5.1: pre-skip is the little-endian 16 bits at OpusHead bytes 10-11.
         let preSkip = Int(cookie[10]) | Int(cookie[11]) << 8
         #expect(preSkip == info.encoderDelay)

@@ -47,6 +47,19 @@ enum OpusFixture {
         }
     }
 
+    /// `packets` decoded one by one by `decoder` (made from the stream's format and cookie), concatenated.
+    static func decode(_ packets: [[UInt8]], format: StreamFormat, cookie: [UInt8]) throws -> [Fixed824] {
+        let decoder = try AudioPacketDecoder(format: format, magicCookie: cookie)
+        let channels = format.channelsPerFrame
+        var decoded: [Fixed824] = []
+        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * channels)
+        for packet in packets {
+            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+            decoded += buffer[0..<(channels * n)]
+        }
+        return decoded
+    }
+
     /// The `AudioFileError` `body` throws; records an issue when it throws nothing or something else.
     /// (Swift Testing's `#expect(throws:)` returns the error only from Swift 6.1; the arm build is 6.0.3.)
     static func thrown(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> AudioFileError? {
