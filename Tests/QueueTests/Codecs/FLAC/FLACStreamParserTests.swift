@@ -116,3 +116,17 @@ struct FLACStreamParserTests {
         #expect(ReferenceTool.firstDifference(output[0..<(n * 2)].map(\.int32), Array(fixture.reference[first..<(first + n * 2)])) == nil)
     }
 }
+
+extension FLACStreamParserTests {
+    @Test("bytes that are not FLAC give no packets and no crash")
+    func garbage() throws {
+        var seed: UInt64 = 7
+        let bytes = (0..<200_000).map { _ -> UInt8 in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let collected = try Self.parse(bytes) { 1000 }
+        #expect(collected.packets.isEmpty)
+        #expect(collected.format == nil)
+    }
+}
