@@ -66,11 +66,10 @@ final class FLACDecoder {
         let ok = FLAC__stream_decoder_process_until_end_of_metadata(decoder)
         if let failure = input?.failure { throw failure }
         guard ok != 0, let info = streamInfo else {
-            let where_: Int64 = input?.position ?? 0
-            if case .file(let input) = source, input.isAtEnd {
+            if let input, input.isAtEnd {
                 throw AudioFileError(.truncated, "the file ends inside its FLAC metadata blocks", offset: input.length)
             }
-            throw damage ?? AudioFileError(.malformed, "not a valid FLAC stream: no STREAMINFO block (\(stateText))", offset: where_)
+            throw damage ?? AudioFileError(.malformed, "not a valid FLAC stream: no STREAMINFO block (\(stateText))", offset: input?.position ?? 0)
         }
         damage = nil
         var position: UInt64 = 0

@@ -9,7 +9,7 @@ import Codec8_24
 /// lets libFLAC seek back and fill them in, and `FLACRepair` does the same for a file that was never finished.
 /// `finish` and `abandon` leave the descriptor open: `AudioFile` closes it (or renames an atomic write).
 final class FLACFileWriter: CompressedFileWriter {
-    private let output: LibraryOutput
+    fileprivate let output: LibraryOutput
     private let options: AudioFileWriteOptions
     private var encoder: UnsafeMutablePointer<FLAC__StreamEncoder>?
     private var blocks: [UnsafeMutablePointer<FLAC__StreamMetadata>?] = []
@@ -156,7 +156,6 @@ final class FLACFileWriter: CompressedFileWriter {
         return n
     }
 
-    fileprivate var output_: LibraryOutput { output }
 }
 
 // MARK: libFLAC's callbacks (C function pointers capturing nothing; the writer is the client data)
@@ -172,12 +171,12 @@ private var flacEncoderWrite: FLAC__StreamEncoderWriteCallback { { _, buffer, by
 
 private var flacEncoderSeek: FLAC__StreamEncoderSeekCallback { { _, offset, client in
     let writer = flacWriter(client)
-    guard !writer.abandoned, writer.output_.seek(Int64(offset), whence: 0) != nil else { return FLAC__STREAM_ENCODER_SEEK_STATUS_ERROR }
+    guard !writer.abandoned, writer.output.seek(Int64(offset), whence: 0) != nil else { return FLAC__STREAM_ENCODER_SEEK_STATUS_ERROR }
     return FLAC__STREAM_ENCODER_SEEK_STATUS_OK
 } }
 
 private var flacEncoderTell: FLAC__StreamEncoderTellCallback { { _, offset, client in
-    offset?.pointee = UInt64(flacWriter(client).output_.position)
+    offset?.pointee = UInt64(flacWriter(client).output.position)
     return FLAC__STREAM_ENCODER_TELL_STATUS_OK
 } }
 
