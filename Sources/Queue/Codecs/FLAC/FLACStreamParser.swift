@@ -27,6 +27,7 @@ final class FLACStreamParser: CompressedStreamParser {
             guard let audioStart = try metadataEnd() else { return }
             stage = .frames
             if let info {
+                splitter = FLACFrameSplitter(streamBits: info.bitsPerSample)
                 report(info, metadataBlocks: Array(header[4..<audioStart]), dataOffset: Int64(audioStart), onProperty)
             }
             bufferBase = Int64(audioStart)
