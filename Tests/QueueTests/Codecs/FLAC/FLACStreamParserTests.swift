@@ -130,3 +130,20 @@ extension FLACStreamParserTests {
         #expect(collected.format == nil)
     }
 }
+
+extension FLACStreamParserTests {
+    @Test("an ID3v2 tag in front of \"fLaC\" is passed over")
+    func id3InFront() throws {
+        let fixture = try FLACFixture(seconds: 0.3)
+        let flac = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture.path)))
+        // ID3v2.3 header (id3.org, ID3v2.3.0 section 3.1): "ID3", version 3.0, no flags, syncsafe size 300
+        // (2 << 7 | 44), then 300 bytes of padding.
+        let tag: [UInt8] = Array("ID3".utf8) + [3, 0, 0, 0, 0, 2, 44] + [UInt8](repeating: 0, count: 300)
+        let collected = try Self.parse(tag + flac) { 97 }
+        #expect(collected.properties.contains(.dataOffset(Int64(tag.count) + fixture.frames[0].offset)))
+        #expect(collected.packets.count == fixture.frames.count)
+        let samples = try Self.decode(collected)
+        #expect(samples.count == fixture.reference.count)
+        #expect(ReferenceTool.firstDifference(samples, fixture.reference) == nil)
+    }
+}
