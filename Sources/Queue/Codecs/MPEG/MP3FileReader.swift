@@ -15,6 +15,8 @@ final class MP3FileReader: CompressedFileReader {
     private let declaredEnd: Int64?
     /// The frames the LAME tag promises (its frame count times the frame's samples, less delay and padding).
     private let promisedFrames: Int64?
+    /// Frames at the start skipped here, when libmpg123 did not trim them itself (see `init`).
+    private let startTrim: Int64
     /// Frames handed out since the start (or the last seek).
     private var position: Int64 = 0
     /// An error met after some frames were returned: thrown by the next `read`.
@@ -55,7 +57,7 @@ final class MP3FileReader: CompressedFileReader {
         try handle.check(mpg123_format(h, rate, channelCount, encoding), "keep the output format")
         // A full pass over the frames: the exact length, and an accurate seek index.
         guard mpg123_scan(h) == MPG123_OK.rawValue else { throw failure("scan its frames") }
-        let length = mpg123_length(h)
+        var length = Int64(mpg123_length(h))
         guard length >= 0 else { throw failure("tell its length") }
         var frame = mpg123_frameinfo2()
         guard mpg123_info2(h, &frame) == MPG123_OK.rawValue else { throw failure("read its first frame") }
@@ -68,6 +70,21 @@ final class MP3FileReader: CompressedFileReader {
         promisedFrames = if let lame, let frames = lame.frameCount, lame.encoder != nil {
             Int64(frames * samplesPerFrame - (gapless ? lame.encoderDelay + lame.padding : 0))
         } else { nil }
+        // libmpg123 turns its own gapless trimming off when the file does not match its LAME tag (cut short or
+        // damaged): then the priming is trimmed here, so what plays stays in time with the intact file. The
+        // decoder adds 529 samples of its own delay (the synthesis filter bank's, which LAME's delay field
+        // does not count and libmpg123's GAPLESS_DELAY and FFmpeg's decoder both remove).
+        let mpegFrames = Int64(mpg123_framelength(h))
+        var startTrim: Int64 = 0
+        let trimmedByLibrary = mpegFrames * Int64(samplesPerFrame) - Int64((lame?.encoderDelay ?? 0) + (lame?.padding ?? 0))
+        if gapless, let lame, lame.encoderDelay + lame.padding > 0, length != trimmedByLibrary {
+            startTrim = Int64(lame.encoderDelay + 529)
+            let isCut = (declaredEnd ?? 0) > audioEnd
+            let endTrim = isCut ? 0 : Int64(max(lame.padding - 529, 0))
+            length = max(length - startTrim - endTrim, 0)
+            guard mpg123_seek(h, off_t(startTrim), 0) == startTrim else { throw failure("skip the encoder delay") }
+        }
+        self.startTrim = startTrim
         let audioBytes = audioEnd - (first?.offset ?? 0) - Int64(lame == nil ? 0 : first?.bytes.count ?? 0)
         let bitRate: Int? = if frame.vbr == MPG123_CBR.rawValue {
             Int(frame.bitrate) * 1000
@@ -77,7 +94,7 @@ final class MP3FileReader: CompressedFileReader {
         info = CompressedFileInfo(
             fileType: .mp3,
             format: .compressed(.mpegLayer3, sampleRate: Double(rate), channels: channels, framesPerPacket: samplesPerFrame),
-            frameCount: Int64(length), encoderDelay: lame?.encoderDelay ?? 0, padding: lame?.padding ?? 0,
+            frameCount: length, encoderDelay: lame?.encoderDelay ?? 0, padding: lame?.padding ?? 0,
             bitRate: bitRate, encoder: lame?.encoder, metadata: Self.metadata(h))
     }
 
@@ -85,8 +102,8 @@ final class MP3FileReader: CompressedFileReader {
         guard (0...info.frameCount).contains(frame) else {
             throw AudioFileError(.misuse, "frame \(frame) is outside 0 ... \(info.frameCount)", path: input.path)
         }
-        let reached = mpg123_seek(handle.raw, off_t(frame), 0)   // SEEK_SET
-        guard reached == frame else {
+        let reached = mpg123_seek(handle.raw, off_t(frame + startTrim), 0)   // SEEK_SET
+        guard reached == frame + startTrim else {
             var error = input.failure ?? AudioFileError(.malformed, "libmpg123 cannot seek to frame \(frame): \(handle.lastError)")
             error.path = input.path
             throw error
@@ -100,8 +117,9 @@ final class MP3FileReader: CompressedFileReader {
             self.pending = nil
             throw pending
         }
-        let capacity = buffer.count / channels
-        guard capacity > 0, let base = buffer.baseAddress else { return 0 }
+        let capacity = min(buffer.count / channels, Int(max(info.frameCount - position, 0)))
+        guard let base = buffer.baseAddress, buffer.count >= channels else { return 0 }
+        if capacity == 0, let end = endOfAudio(at: position) { throw end }
         let frameBytes = 4 * channels
         var frames = 0
         var ended = false
@@ -123,13 +141,7 @@ final class MP3FileReader: CompressedFileReader {
                 }
             case MPG123_DONE.rawValue:
                 ended = true
-                if let declaredEnd, declaredEnd > audioEnd {
-                    pending = AudioFileError(.truncated, "the file is cut short: its LAME tag promises \(declaredEnd) bytes of MPEG audio, it has \(audioEnd) (after frame \(position + Int64(frames)))",
-                                             offset: audioEnd, path: input.path)
-                } else if let promisedFrames, position + Int64(frames) != promisedFrames {
-                    pending = AudioFileError(.malformed, "the audio is damaged: \(position + Int64(frames)) frames decoded where the LAME tag promises \(promisedFrames) (libmpg123 skipped or guessed what it could not decode)",
-                                             path: input.path)
-                }
+                pending = endOfAudio(at: position + Int64(frames))
             default:
                 pending = damage(.malformed, "libmpg123 cannot decode after frame \(position + Int64(frames)): \(handle.lastError)")
                 ended = true
@@ -146,6 +158,20 @@ final class MP3FileReader: CompressedFileReader {
 
     func close() {
         mpg123_close(handle.raw)
+    }
+
+    /// What is wrong when the audio ends at frame `end`: a file shorter than its LAME tag says (cut), or fewer or
+    /// more frames than it promises (damaged, resynchronised past garbage); nil for a whole file.
+    private func endOfAudio(at end: Int64) -> AudioFileError? {
+        if let declaredEnd, declaredEnd > audioEnd {
+            return AudioFileError(.truncated, "the file is cut short: its LAME tag promises \(declaredEnd) bytes of MPEG audio, it has \(audioEnd) (after frame \(end))",
+                                  offset: audioEnd, path: input.path)
+        }
+        if let promisedFrames, info.frameCount != promisedFrames {
+            return AudioFileError(.malformed, "the audio is damaged: \(info.frameCount) frames decode where the LAME tag promises \(promisedFrames) (libmpg123 skipped or guessed what it could not decode)",
+                                  path: input.path)
+        }
+        return nil
     }
 
     private func damage(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {
