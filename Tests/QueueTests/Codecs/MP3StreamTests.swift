@@ -1,0 +1,107 @@
+import Codec8_24
+import Foundation
+import TestSupport
+import Testing
+@testable import Queue
+
+/// MP3 pushed through `MP3StreamParser` in any chunking, and its packets decoded by `MP3PacketDecoder`.
+@Suite struct MP3StreamTests {
+    /// What a parse reported: the properties in order, and each packet's bytes.
+    final class Collected {
+        var properties: [AudioFileStreamProperty] = []
+        var packets: [[UInt8]] = []
+    }
+
+    static func parse(_ bytes: [UInt8], chunks: [Int]) throws -> Collected {
+        let collected = Collected()
+        let parser = MP3StreamParser()
+        var offset = 0, i = 0
+        while offset < bytes.count {
+            let n = min(chunks[i % chunks.count], bytes.count - offset)
+            try bytes[offset..<(offset + n)].withUnsafeBytes { chunk in
+                try parser.parse(chunk, onProperty: { collected.properties.append($0) }, onPackets: { data, descriptions in
+                    for d in descriptions { collected.packets.append(Array(data[d.startOffset..<(d.startOffset + d.dataByteSize)])) }
+                })
+            }
+            offset += n
+            i += 1
+        }
+        return collected
+    }
+
+    static func vbrWithTags(_ directory: TemporaryDirectory, frames: Int = 44100) throws -> String {
+        let wav = directory.file("sine.wav"), mp3 = directory.file("vbr.mp3")
+        try MP3Fixtures.sine(wav, frames: frames, frequency: 660)
+        try MP3Fixtures.encode(wav, mp3, ["-V2", "--tt", "Streamed", "--ta", "Somebody", "--tn", "7",
+                                          "--tv", "TXXX=REPLAYGAIN_TRACK_GAIN=+1.50 dB"])
+        return mp3
+    }
+
+    @Test func oneByteAtATimeGivesFFprobesPackets() throws {
+        let directory = TemporaryDirectory()
+        let mp3 = try Self.vbrWithTags(directory)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let collected = try Self.parse(bytes, chunks: [1])
+        // ffprobe's packets: one per frame, the LAME tag's frame excluded.
+        let sizes = try MP3Fixtures.ffprobePacketSizes(mp3)
+        #expect(collected.packets.count == sizes.count)
+        #expect(ReferenceTool.firstDifference(collected.packets.map(\.count), sizes) == nil)
+        // The properties, in order, before the first packet.
+        let format = StreamFormat.compressed(.mpegLayer3, sampleRate: 44100, channels: 2, framesPerPacket: 1152)
+        #expect(collected.properties.first == .fileFormat(.mp3))
+        #expect(collected.properties.contains(.dataFormat(format)))
+        #expect(collected.properties.last == .readyToProducePackets)
+        let metadata = collected.properties.compactMap { if case .metadata(let m) = $0 { m } else { nil } }.first
+        #expect(metadata?.title == "Streamed")
+        #expect(metadata?.artist == "Somebody")
+        #expect(metadata?.trackNumber == 7)
+        #expect(metadata?.replayGain.trackGain == 1.5)
+
+        // Any other chunking gives the same packets.
+        let chunked = try Self.parse(bytes, chunks: [1000, 7, 333, 4096, 2])
+        #expect(chunked.packets.count == collected.packets.count)
+        #expect(ReferenceTool.firstDifference(chunked.packets, collected.packets) == nil)
+    }
+
+    @Test func joinsMidStream() throws {
+        let directory = TemporaryDirectory()
+        let mp3 = try Self.vbrWithTags(directory)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let whole = try Self.parse(bytes, chunks: [512])
+        // From an arbitrary byte in the middle: the frames from the next whole one on, nothing before.
+        let joined = try Self.parse(Array(bytes[(bytes.count / 2 + 123)...]), chunks: [1, 100])
+        #expect(joined.packets.count > 0 && joined.packets.count < whole.packets.count)
+        let tail = Array(whole.packets.suffix(joined.packets.count))
+        #expect(ReferenceTool.firstDifference(joined.packets, tail) == nil)
+        #expect(joined.properties.contains(.readyToProducePackets))
+    }
+
+    @Test func packetsDecodeToTheFilesAudio() throws {
+        let directory = TemporaryDirectory()
+        let frames = 44100
+        let mp3 = try Self.vbrWithTags(directory, frames: frames)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let collected = try Self.parse(bytes, chunks: [777])
+        let decoder = try MP3PacketDecoder(format: .compressed(.mpegLayer3, sampleRate: 44100, channels: 2, framesPerPacket: 1152))
+        var output = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 2)
+        var samples: [Int32] = []
+        for packet in collected.packets {
+            let n = try packet.withUnsafeBytes { raw in try output.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+            samples += output[0..<(2 * n)].map(\.raw)
+        }
+        // Every frame decodes to 1152 samples (ISO/IEC 11172-3), priming and padding kept.
+        #expect(samples.count == collected.packets.count * 1152 * 2)
+        // Less the LAME tag's delay and the decoder's 529 (what gapless decoders remove), it is FFmpeg's decode.
+        let reference = try MP3Fixtures.ffmpeg824(mp3)
+        #expect(reference.count == frames * 2)
+        let skip = 2 * (MP3FileReaderTests.lameDelay + 529)
+        #expect(MP3Fixtures.largestDifference(Array(samples.dropFirst(skip)), reference) <= MP3FileReaderTests.tolerance)
+
+        // Garbage is refused with an error, never a crash; after a reset the decoder goes on.
+        let garbage = [UInt8](repeating: 0x55, count: 400)
+        _ = try? garbage.withUnsafeBytes { raw in try output.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+        decoder.reset()
+        let n = try collected.packets[5].withUnsafeBytes { raw in try output.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+        #expect(n == 1152)
+    }
+}
