@@ -15,6 +15,23 @@ import Testing
     /// LAME 3.100's encoder delay: 576 samples (its ENCDELAY), written into the LAME tag.
     static let lameDelay = 576
 
+    /// Checks `reader` (of `mp3`, made from `frames` frames) against the LAME tag's arithmetic and FFmpeg's
+    /// decode: exact length, every sample within the tolerance.
+    static func expectMatchesFFmpeg(_ reader: MP3FileReader, _ mp3: String, frames: Int, chunk: Int = 1000) throws {
+        let channels = reader.info.format.channelsPerFrame
+        #expect(reader.info.frameCount == Int64(frames))
+        // The LAME tag spec's arithmetic: the audio frames (ffprobe's packets, the tag's frame excluded) hold
+        // delay + the original samples + padding.
+        let packets = try MP3Fixtures.ffprobePacketSizes(mp3)
+        #expect(packets.count * reader.info.format.framesPerPacket == reader.info.encoderDelay + frames + reader.info.padding)
+        let (samples, error) = MP3Fixtures.decode(reader, chunk: chunk)
+        #expect(error == nil)
+        let reference = try MP3Fixtures.ffmpeg824(mp3)
+        #expect(samples.count == frames * channels)
+        #expect(samples.count == reference.count)
+        #expect(MP3Fixtures.largestDifference(samples, reference) <= tolerance)
+    }
+
     @Test func constantBitRateStereoWithTags() throws {
         let directory = TemporaryDirectory()
         let wav = directory.file("sine.wav"), mp3 = directory.file("cbr.mp3")
@@ -24,16 +41,11 @@ import Testing
                                           "--tn", "3/12", "--ty", "2024", "--tv", "TXXX=REPLAYGAIN_TRACK_GAIN=-6.20 dB"])
         let reader = try MP3Fixtures.open(mp3)
         let info = reader.info
-        #expect(info.frameCount == Int64(frames))
         #expect(info.format.formatID == .mpegLayer3)
         #expect(info.format.sampleRate == 44100 && info.format.channelsPerFrame == 2 && info.format.framesPerPacket == 1152)
         #expect(info.bitRate == 128000)   // lame -b 128
         #expect(info.encoder == "LAME3.100")
         #expect(info.encoderDelay == Self.lameDelay)
-        // The LAME tag spec's arithmetic: the audio frames (ffprobe's packets, the tag's frame excluded) hold
-        // delay + the original samples + padding.
-        let packets = try MP3Fixtures.ffprobePacketSizes(mp3)
-        #expect(packets.count * 1152 == info.encoderDelay + frames + info.padding)
         // The tags lame was given.
         #expect(info.metadata.title == "A Title")
         #expect(info.metadata.artist == "An Artist")
@@ -41,13 +53,7 @@ import Testing
         #expect(info.metadata.trackNumber == 3 && info.metadata.trackTotal == 12)
         #expect(info.metadata.date == "2024")
         #expect(info.metadata.replayGain.trackGain == -6.2)
-
-        let (samples, error) = MP3Fixtures.decode(reader)
-        #expect(error == nil)
-        let reference = try MP3Fixtures.ffmpeg824(mp3)
-        #expect(samples.count == frames * 2)
-        #expect(samples.count == reference.count)
-        #expect(MP3Fixtures.largestDifference(samples, reference) <= Self.tolerance)
+        try Self.expectMatchesFFmpeg(reader, mp3, frames: frames)
     }
 
     @Test func variableBitRate() throws {
@@ -57,17 +63,11 @@ import Testing
         try MP3Fixtures.sine(wav, frames: frames, frequency: 1000)
         try MP3Fixtures.encode(wav, mp3, ["-V2"])
         let reader = try MP3Fixtures.open(mp3)
-        #expect(reader.info.frameCount == Int64(frames))
         #expect(reader.info.encoderDelay == Self.lameDelay)
-        let packets = try MP3Fixtures.ffprobePacketSizes(mp3)
-        #expect(packets.count * 1152 == reader.info.encoderDelay + frames + reader.info.padding)
         // VBR: the audio's bytes (ffprobe's packet sizes) over its duration.
-        #expect(reader.info.bitRate == packets.reduce(0, +) * 8 * 44100 / frames)
-        let (samples, error) = MP3Fixtures.decode(reader, chunk: 4096)
-        #expect(error == nil)
-        let reference = try MP3Fixtures.ffmpeg824(mp3)
-        #expect(samples.count == frames * 2 && samples.count == reference.count)
-        #expect(MP3Fixtures.largestDifference(samples, reference) <= Self.tolerance)
+        let audioBytes = try MP3Fixtures.ffprobePacketSizes(mp3).reduce(0, +)
+        #expect(reader.info.bitRate == audioBytes * 8 * 44100 / frames)
+        try Self.expectMatchesFFmpeg(reader, mp3, frames: frames, chunk: 4096)
     }
 
     /// Every sampling frequency of MPEG-1 (32, 44.1, 48 kHz), MPEG-2 (16, 22.05, 24 kHz) and MPEG-2.5
@@ -86,14 +86,7 @@ import Testing
         #expect(reader.info.format.sampleRate == Double(rate))
         #expect(reader.info.format.channelsPerFrame == channels)
         #expect(reader.info.format.framesPerPacket == perFrame)
-        #expect(reader.info.frameCount == Int64(frames))
-        let packets = try MP3Fixtures.ffprobePacketSizes(mp3)
-        #expect(packets.count * perFrame == reader.info.encoderDelay + frames + reader.info.padding)
-        let (samples, error) = MP3Fixtures.decode(reader, chunk: 333)
-        #expect(error == nil)
-        let reference = try MP3Fixtures.ffmpeg824(mp3)
-        #expect(samples.count == frames * channels && samples.count == reference.count)
-        #expect(MP3Fixtures.largestDifference(samples, reference) <= Self.tolerance)
+        try Self.expectMatchesFFmpeg(reader, mp3, frames: frames, chunk: 333)
     }
 
     @Test func seekIsSampleAccurate() throws {

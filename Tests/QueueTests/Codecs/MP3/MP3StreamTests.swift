@@ -76,6 +76,23 @@ import Testing
         #expect(joined.properties.contains(.readyToProducePackets))
     }
 
+    @Test func resynchronisesAfterGarbage() throws {
+        let directory = TemporaryDirectory()
+        let mp3 = try Self.vbrWithTags(directory)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let whole = try Self.parse(bytes, chunks: [512])
+        var damaged = bytes
+        var noise = NoiseGenerator(seed: 21)
+        let middle = bytes.count / 2
+        for i in middle..<(middle + 1500) { damaged[i] = UInt8(truncatingIfNeeded: noise.next()) }
+        let parsed = try Self.parse(damaged, chunks: [1, 64])
+        // The frames before the damage and after it come through unchanged; only the few the garbage hit
+        // (1500 bytes: at most 6 frames of at least 261 bytes at -V2) are lost.
+        #expect(parsed.packets.count >= whole.packets.count - 6 && parsed.packets.count <= whole.packets.count)
+        #expect(ReferenceTool.firstDifference(Array(parsed.packets.prefix(10)), Array(whole.packets.prefix(10))) == nil)
+        #expect(ReferenceTool.firstDifference(Array(parsed.packets.suffix(10)), Array(whole.packets.suffix(10))) == nil)
+    }
+
     @Test func packetsDecodeToTheFilesAudio() throws {
         let directory = TemporaryDirectory()
         let frames = 44100
