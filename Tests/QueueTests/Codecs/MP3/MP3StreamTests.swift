@@ -76,6 +76,36 @@ import Testing
         #expect(joined.properties.contains(.readyToProducePackets))
     }
 
+    @Test func throughAudioFileStreamAndAudioPacketDecoder() throws {
+        let directory = TemporaryDirectory()
+        let mp3 = try Self.vbrWithTags(directory)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let collected = Collected()
+        var decoder: AudioPacketDecoder?
+        var frames = 0
+        var output = [Fixed824](repeating: .zero, count: 2 * 1152)
+        var failure: Error?
+        let stream = AudioFileStream(onProperty: { property in
+            collected.properties.append(property)
+            if case .dataFormat(let format) = property { decoder = try? AudioPacketDecoder(format: format) }
+        }, onPackets: { data, descriptions in
+            for d in descriptions {
+                do {
+                    frames += try output.withUnsafeMutableBufferPointer {
+                        try decoder!.decode(UnsafeRawBufferPointer(rebasing: data[d.startOffset..<(d.startOffset + d.dataByteSize)]), into: $0)
+                    }
+                    collected.packets.append([])
+                } catch { failure = error }
+            }
+        })
+        for byte in bytes { try stream.parse([byte]) }
+        #expect(failure == nil)
+        #expect(collected.properties.first == .fileFormat(.mp3))
+        let sizes = try MP3Fixtures.ffprobePacketSizes(mp3)
+        #expect(collected.packets.count == sizes.count)
+        #expect(frames == sizes.count * 1152)   // ISO/IEC 11172-3: 1152 samples per frame, priming kept
+    }
+
     @Test func resynchronisesAfterGarbage() throws {
         let directory = TemporaryDirectory()
         let mp3 = try Self.vbrWithTags(directory)
