@@ -15,6 +15,9 @@ final class MP3FileReader: CompressedFileReader {
     private let declaredEnd: Int64?
     /// The frames the LAME tag promises (its frame count times the frame's samples, less delay and padding).
     private let promisedFrames: Int64?
+    /// Frames that decode: `info.frameCount` unless the file no longer matches its LAME tag (cut or damaged),
+    /// whose promised length `info.frameCount` then is, so that reading ends early with the error.
+    private let playableFrames: Int64
     /// Frames at the start skipped here, when libmpg123 did not trim them itself (see `init`).
     private let startTrim: Int64
     /// Frames handed out since the start (or the last seek).
@@ -85,16 +88,18 @@ final class MP3FileReader: CompressedFileReader {
             guard mpg123_seek(h, off_t(startTrim), 0) == startTrim else { throw failure("skip the encoder delay") }
         }
         self.startTrim = startTrim
+        playableFrames = length
+        let frameCount = length != promisedFrames ? promisedFrames ?? length : length
         let audioBytes = audioEnd - (first?.offset ?? 0) - Int64(lame == nil ? 0 : first?.bytes.count ?? 0)
         let bitRate: Int? = if frame.vbr == MPG123_CBR.rawValue {
             Int(frame.bitrate) * 1000
-        } else if length > 0 {
-            Int(audioBytes * 8 * Int64(rate) / Int64(length))
+        } else if frameCount > 0 {
+            Int(audioBytes * 8 * Int64(rate) / frameCount)
         } else { nil }
         info = CompressedFileInfo(
             fileType: .mp3,
             format: .compressed(.mpegLayer3, sampleRate: Double(rate), channels: channels, framesPerPacket: samplesPerFrame),
-            frameCount: length, encoderDelay: lame?.encoderDelay ?? 0, padding: lame?.padding ?? 0,
+            frameCount: frameCount, encoderDelay: lame?.encoderDelay ?? 0, padding: lame?.padding ?? 0,
             bitRate: bitRate, encoder: lame?.encoder, metadata: Self.metadata(h))
     }
 
@@ -102,14 +107,19 @@ final class MP3FileReader: CompressedFileReader {
         guard (0...info.frameCount).contains(frame) else {
             throw AudioFileError(.misuse, "frame \(frame) is outside 0 ... \(info.frameCount)", path: input.path)
         }
+        guard frame <= playableFrames else {   // past a cut: the next read says so
+            pending = nil
+            position = frame
+            return
+        }
         let reached = mpg123_seek(handle.raw, off_t(frame + startTrim), 0)   // SEEK_SET
         guard reached == frame + startTrim else {
             var error = input.failure ?? AudioFileError(.malformed, "libmpg123 cannot seek to frame \(frame): \(handle.lastError)")
             error.path = input.path
             throw error
         }
-        position = frame
         pending = nil
+        position = frame
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Fixed824>) throws -> Int {
@@ -117,7 +127,7 @@ final class MP3FileReader: CompressedFileReader {
             self.pending = nil
             throw pending
         }
-        let capacity = min(buffer.count / channels, Int(max(info.frameCount - position, 0)))
+        let capacity = min(buffer.count / channels, Int(max(min(info.frameCount, playableFrames) - position, 0)))
         guard let base = buffer.baseAddress, buffer.count >= channels else { return 0 }
         if capacity == 0, let end = endOfAudio(at: position) { throw end }
         let frameBytes = 4 * channels
@@ -141,7 +151,9 @@ final class MP3FileReader: CompressedFileReader {
                 }
             case MPG123_DONE.rawValue:
                 ended = true
-                pending = endOfAudio(at: position + Int64(frames))
+                let end = position + Int64(frames)
+                pending = endOfAudio(at: end) ?? (end < info.frameCount
+                    ? AudioFileError(.truncated, "the audio ends at frame \(end) of \(info.frameCount)", offset: input.position, path: input.path) : nil)
             default:
                 pending = damage(.malformed, "libmpg123 cannot decode after frame \(position + Int64(frames)): \(handle.lastError)")
                 ended = true
@@ -167,8 +179,8 @@ final class MP3FileReader: CompressedFileReader {
             return AudioFileError(.truncated, "the file is cut short: its LAME tag promises \(declaredEnd) bytes of MPEG audio, it has \(audioEnd) (after frame \(end))",
                                   offset: audioEnd, path: input.path)
         }
-        if let promisedFrames, info.frameCount != promisedFrames {
-            return AudioFileError(.malformed, "the audio is damaged: \(info.frameCount) frames decode where the LAME tag promises \(promisedFrames) (libmpg123 skipped or guessed what it could not decode)",
+        if playableFrames != info.frameCount {
+            return AudioFileError(.malformed, "the audio is damaged: \(playableFrames) frames decode where the LAME tag promises \(info.frameCount) (libmpg123 skipped or guessed what it could not decode; stopped at frame \(end))",
                                   path: input.path)
         }
         return nil

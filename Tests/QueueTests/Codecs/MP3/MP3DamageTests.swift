@@ -19,6 +19,7 @@ import Testing
         let cut = directory.file("cut.mp3")
         try bytes.prefix(12000).write(to: URL(fileURLWithPath: cut))
         let reader = try MP3Fixtures.open(cut)
+        #expect(reader.info.frameCount == 57330)   // the LAME tag's promise: the length of the whole file
         let (samples, error) = MP3Fixtures.decode(reader)
         #expect(error?.kind == .truncated)
         #expect(error?.description.contains("cut.mp3") == true)
@@ -40,6 +41,7 @@ import Testing
         let bad = directory.file("garbage.mp3")
         try damaged.write(to: URL(fileURLWithPath: bad))
         let reader = try MP3Fixtures.open(bad)
+        #expect(reader.info.frameCount == 57330)   // the LAME tag's promise
         let (samples, error) = MP3Fixtures.decode(reader)
         #expect(error?.kind == .malformed)
         #expect(error?.description.contains("garbage.mp3") == true)
