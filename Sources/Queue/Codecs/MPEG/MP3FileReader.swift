@@ -4,7 +4,9 @@ import Codec8_24
 /// An MP3 file decoded by libmpg123, reading through `LibraryInput` (callbacks, never a path), gapless: the
 /// encoder delay and padding of the LAME/Xing tag are removed by the library (MPG123_GAPLESS), so an album of
 /// tracks plays as one unbroken signal. The length is exact (a full scan at open), seeks are sample-accurate,
-/// output is signed 32-bit integer rounded to 8.24.
+/// output is signed 32-bit integer rounded to 8.24. A cut file plays to the cut, then throws `.truncated`; past
+/// garbage libmpg123 resynchronises (it does not say how many bytes it skipped), and the file ends with
+/// `.malformed` when fewer or more frames decoded than its LAME tag promises.
 final class MP3FileReader: CompressedFileReader {
     private let input: LibraryInput
     private let handle: MPG123Handle
@@ -13,8 +15,6 @@ final class MP3FileReader: CompressedFileReader {
     /// The stream's last byte + 1 (an ID3v1 tag at the end excluded), and where a LAME tag says it should end.
     private let audioEnd: Int64
     private let declaredEnd: Int64?
-    /// The frames the LAME tag promises (its frame count times the frame's samples, less delay and padding).
-    private let promisedFrames: Int64?
     /// Frames that decode: `info.frameCount` unless the file no longer matches its LAME tag (cut or damaged),
     /// whose promised length `info.frameCount` then is, so that reading ends early with the error.
     private let playableFrames: Int64
@@ -70,7 +70,8 @@ final class MP3FileReader: CompressedFileReader {
         channels = Int(channelCount)
 
         let samplesPerFrame = frame.version == MPG123_1_0.rawValue ? 1152 : 576
-        promisedFrames = if let lame, let frames = lame.frameCount, lame.encoder != nil {
+        // The frames the LAME tag promises: its frame count times the frame's samples, less delay and padding.
+        let promisedFrames: Int64? = if let lame, let frames = lame.frameCount, lame.encoder != nil {
             Int64(frames * samplesPerFrame - (gapless ? lame.encoderDelay + lame.padding : 0))
         } else { nil }
         // libmpg123 turns its own gapless trimming off when the file does not match its LAME tag (cut short or
