@@ -79,8 +79,9 @@ final class MP3StreamParser: CompressedStreamParser {
                     }
                     guard p + header.frameLength <= raw.count else { break scanning }
                     let frame = UnsafeRawBufferPointer(rebasing: raw[p..<(p + header.frameLength)])
-                    if !isReady { announce(header, at: pendingOffset + Int64(p), onProperty) }
-                    if isFirstFrame, LAMETag(frame: frame, header: header) != nil {
+                    let lame = isFirstFrame ? LAMETag(frame: frame, header: header) : nil
+                    if !isReady { announce(header, lame, at: pendingOffset + Int64(p), onProperty) }
+                    if lame != nil {
                         // The tag's frame: not audio.
                     } else {
                         if descriptions.isEmpty { packetsStart = p }
@@ -103,12 +104,17 @@ final class MP3StreamParser: CompressedStreamParser {
     }
 
     /// The properties, once, at the first frame.
-    private func announce(_ header: MPEGAudioFrameHeader, at offset: Int64, _ onProperty: AudioFileStream.PropertyListener) {
+    private func announce(_ header: MPEGAudioFrameHeader, _ lame: LAMETag?, at offset: Int64, _ onProperty: AudioFileStream.PropertyListener) {
         isReady = true
         onProperty(.fileFormat(.mp3))
         onProperty(.dataFormat(.compressed(.mpegLayer3, sampleRate: Double(header.sampleRate), channels: header.channels,
                                            framesPerPacket: header.samplesPerFrame)))
         onProperty(.dataOffset(offset))
+        // The Xing/Info tag's counts: its bytes include its own frame, its frames do not.
+        if let lame, let bytes = lame.byteCount, let frames = lame.frameCount {
+            onProperty(.audioDataByteCount(Int64(bytes - header.frameLength)))
+            onProperty(.audioDataPacketCount(Int64(frames)))
+        }
         if !metadata.isEmpty { onProperty(.metadata(metadata)) }
         onProperty(.readyToProducePackets)
     }

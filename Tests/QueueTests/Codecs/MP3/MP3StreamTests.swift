@@ -51,6 +51,9 @@ import Testing
         #expect(collected.properties.first == .fileFormat(.mp3))
         #expect(collected.properties.contains(.dataFormat(format)))
         #expect(collected.properties.last == .readyToProducePackets)
+        // The LAME tag's counts (the Mp3 Info Tag spec: frames without the tag's own, bytes with it).
+        #expect(collected.properties.contains(.audioDataPacketCount(Int64(sizes.count))))
+        #expect(collected.properties.contains(.audioDataByteCount(Int64(sizes.reduce(0, +)))))
         let metadata = collected.properties.compactMap { if case .metadata(let m) = $0 { m } else { nil } }.first
         #expect(metadata?.title == "Streamed")
         #expect(metadata?.artist == "Somebody")
@@ -61,6 +64,27 @@ import Testing
         let chunked = try Self.parse(bytes, chunks: [1000, 7, 333, 4096, 2])
         #expect(chunked.packets.count == collected.packets.count)
         #expect(ReferenceTool.firstDifference(chunked.packets, collected.packets) == nil)
+    }
+
+    /// ID3v2.4 with UTF-8 text, as FFmpeg writes it (lame writes 2.3 with UTF-16): the stream parser's
+    /// reading and libmpg123's (the file reader) agree with what was written.
+    @Test func id3v24TagsAsFFmpegWritesThem() throws {
+        let directory = TemporaryDirectory()
+        let source = try Self.vbrWithTags(directory)
+        let mp3 = directory.file("retagged.mp3")
+        try ReferenceTool.run("ffmpeg", ["-v", "error", "-i", source, "-c", "copy", "-map_metadata", "-1", "-id3v2_version", "4",
+                                         "-metadata", "title=Zürich", "-metadata", "album=Ünder", "-metadata", "track=2/9",
+                                         "-metadata", "REPLAYGAIN_ALBUM_GAIN=-3.25 dB", mp3])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let streamed = try Self.parse(bytes, chunks: [3])
+            .properties.compactMap { if case .metadata(let m) = $0 { m } else { nil } }.first
+        let file = try MP3Fixtures.open(mp3).info.metadata
+        for metadata in [streamed, file] {
+            #expect(metadata?.title == "Zürich")
+            #expect(metadata?.album == "Ünder")
+            #expect(metadata?.trackNumber == 2 && metadata?.trackTotal == 9)
+            #expect(metadata?.replayGain.albumGain == -3.25)
+        }
     }
 
     @Test func joinsMidStream() throws {
