@@ -7,9 +7,7 @@ import Testing
 /// Cut and corrupted MP3s: the audio up to the damage, then one clear error; never a crash.
 @Suite struct MP3DamageTests {
     static func cbr(_ directory: TemporaryDirectory, frames: Int = 57330) throws -> (path: String, bytes: Data) {
-        let wav = directory.file("sine.wav"), mp3 = directory.file("cbr.mp3")
-        try MP3Fixtures.sine(wav, frames: frames)
-        try MP3Fixtures.encode(wav, mp3, ["-b", "128"])
+        let mp3 = try MP3Fixtures.lameSine(directory, frames: frames, ["-b", "128"])
         return (mp3, try Data(contentsOf: URL(fileURLWithPath: mp3)))
     }
 

@@ -33,11 +33,9 @@ import Testing
     }
 
     @Test func constantBitRateStereoWithTags() throws {
-        let directory = TemporaryDirectory()
-        let wav = directory.file("sine.wav"), mp3 = directory.file("cbr.mp3")
         let frames = 57330   // 1.3 s at 44.1 kHz, as sox is asked to make
-        try MP3Fixtures.sine(wav, frames: frames)
-        try MP3Fixtures.encode(wav, mp3, ["-b", "128", "--tt", "A Title", "--ta", "An Artist", "--tl", "An Album",
+        let directory = TemporaryDirectory()   // removed when the test ends
+        let mp3 = try MP3Fixtures.lameSine(directory, frames: frames, ["-b", "128", "--tt", "A Title", "--ta", "An Artist", "--tl", "An Album",
                                           "--tn", "3/12", "--ty", "2024", "--tv", "TXXX=REPLAYGAIN_TRACK_GAIN=-6.20 dB"])
         let reader = try MP3Fixtures.open(mp3)
         let info = reader.info
@@ -57,11 +55,9 @@ import Testing
     }
 
     @Test func variableBitRate() throws {
-        let directory = TemporaryDirectory()
-        let wav = directory.file("sine.wav"), mp3 = directory.file("vbr.mp3")
         let frames = 44100
-        try MP3Fixtures.sine(wav, frames: frames, frequency: 1000)
-        try MP3Fixtures.encode(wav, mp3, ["-V2"])
+        let directory = TemporaryDirectory()   // removed when the test ends
+        let mp3 = try MP3Fixtures.lameSine(directory, frames: frames, frequency: 1000, ["-V2"])
         let reader = try MP3Fixtures.open(mp3)
         #expect(reader.info.encoderDelay == Self.lameDelay)
         // VBR: the audio's bytes (ffprobe's packet sizes) over its duration.
@@ -74,13 +70,12 @@ import Testing
     /// (8, 11.025 kHz), mono and stereo.
     @Test(arguments: [(48000, 2), (32000, 1), (24000, 2), (22050, 1), (16000, 2), (11025, 1), (8000, 1)])
     func sampleRatesAndChannels(rate: Int, channels: Int) throws {
-        let directory = TemporaryDirectory()
-        let wav = directory.file("sine.wav"), mp3 = directory.file("sine.mp3")
         let frames = rate / 2 + 7
-        try MP3Fixtures.sine(wav, frames: frames, rate: rate, channels: channels, frequency: 300)
         // --resample to the same rate: lame would otherwise pick a lower rate for the bit rate. 64 kbit/s at
         // the low rates: a frame must be big enough for the LAME tag (lame leaves it out of 104-byte frames).
-        try MP3Fixtures.encode(wav, mp3, ["-b", rate >= 32000 ? "128" : "64", "--resample", "\(Double(rate) / 1000)"])
+        let directory = TemporaryDirectory()   // removed when the test ends
+        let mp3 = try MP3Fixtures.lameSine(directory, frames: frames, rate: rate, channels: channels, frequency: 300,
+                                           ["-b", rate >= 32000 ? "128" : "64", "--resample", "\(Double(rate) / 1000)"])
         let reader = try MP3Fixtures.open(mp3)
         let perFrame = rate >= 32000 ? 1152 : 576   // ISO/IEC 13818-3: one granule per frame at the low rates
         #expect(reader.info.format.sampleRate == Double(rate))
@@ -90,11 +85,9 @@ import Testing
     }
 
     @Test func seekIsSampleAccurate() throws {
-        let directory = TemporaryDirectory()
-        let wav = directory.file("sine.wav"), mp3 = directory.file("vbr.mp3")
         let frames = 66150
-        try MP3Fixtures.sine(wav, frames: frames, frequency: 523)
-        try MP3Fixtures.encode(wav, mp3, ["-V2"])
+        let directory = TemporaryDirectory()
+        let mp3 = try MP3Fixtures.lameSine(directory, frames: frames, frequency: 523, ["-V2"])
         let whole = MP3Fixtures.decode(try MP3Fixtures.open(mp3)).samples
         #expect(whole.count == frames * 2)
         let reader = try MP3Fixtures.open(mp3)

@@ -19,6 +19,16 @@ enum MP3Fixtures {
         try ReferenceTool.run("lame", ["--quiet"] + options + [wav, mp3])
     }
 
+    /// A sox sine encoded by lame with `options`: the MP3's path (in `directory`, under a fresh name).
+    static func lameSine(_ directory: TemporaryDirectory, frames: Int, rate: Int = 44100, channels: Int = 2,
+                         frequency: Int = 440, _ options: [String]) throws -> String {
+        let name = "sine-\(rate)-\(channels)-" + UUID().uuidString
+        let wav = directory.file(name + ".wav"), mp3 = directory.file(name + ".mp3")
+        try sine(wav, frames: frames, rate: rate, channels: channels, frequency: frequency)
+        try encode(wav, mp3, options)
+        return mp3
+    }
+
     static func open(_ path: String) throws -> MP3FileReader {
         try MP3FileReader(LibraryInput(FileDescriptor.open(path, writable: false)))
     }
@@ -26,18 +36,8 @@ enum MP3Fixtures {
     /// Every frame `reader` gives, as 8.24 raw values, read `chunk` frames at a time; the error that ended the
     /// reading, if one did.
     static func decode(_ reader: MP3FileReader, chunk: Int = 1000) -> (samples: [Int32], error: AudioFileError?) {
-        let channels = reader.info.format.channelsPerFrame
-        var samples: [Int32] = []
-        var buffer = [Fixed824](repeating: .zero, count: chunk * channels)
-        while true {
-            do {
-                let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
-                if n == 0 { return (samples, nil) }
-                samples += buffer[0..<(n * channels)].map(\.raw)
-            } catch {
-                return (samples, error as? AudioFileError)
-            }
-        }
+        let (samples, error) = readCompressed(reader, chunk: chunk)
+        return (samples.map(\.raw), error)
     }
 
     /// FFmpeg's decode of `path` (which applies the LAME tag's delay and padding) in 8.24: its signed 32-bit

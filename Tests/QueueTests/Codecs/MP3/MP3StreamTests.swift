@@ -30,11 +30,8 @@ import Testing
     }
 
     static func vbrWithTags(_ directory: TemporaryDirectory, frames: Int = 44100) throws -> String {
-        let wav = directory.file("sine.wav"), mp3 = directory.file("vbr.mp3")
-        try MP3Fixtures.sine(wav, frames: frames, frequency: 660)
-        try MP3Fixtures.encode(wav, mp3, ["-V2", "--tt", "Streamed", "--ta", "Somebody", "--tn", "7",
-                                          "--tv", "TXXX=REPLAYGAIN_TRACK_GAIN=+1.50 dB"])
-        return mp3
+        try MP3Fixtures.lameSine(directory, frames: frames, frequency: 660, ["-V2", "--tt", "Streamed", "--ta", "Somebody", "--tn", "7",
+                                                                           "--tv", "TXXX=REPLAYGAIN_TRACK_GAIN=+1.50 dB"])
     }
 
     @Test func oneByteAtATimeGivesFFprobesPackets() throws {
