@@ -10,8 +10,9 @@ import Codec8_24
 /// but Apple's iTunSMPB tag (delay, padding, original length) is trimmed by that tag. ADTS has no gapless
 /// information: every decoded frame is returned, as `ffmpeg` does.
 ///
-/// The exact length comes from a packet scan at open (demuxing only, no decoding: about 1 ms per minute of
-/// AAC on the host), which also finds a file cut short before any audio is played. Seeks are sample-accurate:
+/// The exact length comes from a packet scan at open (demuxing only, no decoding; measured on the host, debug
+/// build, for a 3-minute file: the whole open takes 144 ms for AAC in M4A, 13 ms for ADTS, 3 ms for ALAC in
+/// CAF, against about 2 s to decode it), which also finds a file cut short before any audio is played. Seeks are sample-accurate:
 /// FFmpeg seeks to a packet at or before the target (two AAC packets early, so the decoder's overlap is
 /// rebuilt), and the frames before the target are decoded and dropped by their timestamps.
 final class FFmpegFileReader: CompressedFileReader {

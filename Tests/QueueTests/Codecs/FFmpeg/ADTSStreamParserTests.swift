@@ -1,3 +1,4 @@
+import CFFmpeg
 import Codec8_24
 import Foundation
 import TestSupport
@@ -87,13 +88,45 @@ import Testing
         #expect(throws: AudioFileError.self) { _ = try Self.parse(junk, chunk: 4096) }
     }
 
-    @Test func appleLosslessPacketsDecodeBitExact() throws {
-        // The packets of an ALAC file, taken from our reader's demuxer would prove nothing new; instead the
-        // cookie forms: a bare 24-byte ALACSpecificConfig is wrapped into the 'alac' atom FFmpeg wants.
-        let config = [UInt8](repeating: 0, count: 24)
-        let wrapped = try FFmpegPacketDecoder.alacExtradata(config)
-        #expect(wrapped.count == 36)
-        #expect(Array(wrapped[4..<8]) == Array("alac".utf8))
+    /// ALAC packets and cookie as FFmpeg's CAF demuxer hands them out (the 36-byte 'alac' atom, and the bare
+    /// 24-byte ALACSpecificConfig inside it, the form CAF's 'kuki' and MP4's 'alac' box carry), decoded by
+    /// FFmpegPacketDecoder: bit for bit the sox source.
+    @Test(arguments: [16, 24])
+    func appleLosslessPacketsDecodeBitExact(bits: Int) throws {
+        let directory = TemporaryDirectory()
+        let source = try FFmpegFixture.source(directory, bits: bits)
+        let path = try FFmpegFixture.encode(source, directory, "a.caf", ["-c:a", "alac"])
+        let input = try LibraryInput(try FileDescriptor.open(path, writable: false))
+        let session = try FFmpegSession(try FFmpegLibrary.loaded(for: "test"))
+        let api = session.api
+        let io = try #require(FFmpegIO.reading(input, api))
+        session.io = io
+        var context: UnsafeMutablePointer<AVFormatContext>? = api.avformat_alloc_context()
+        context?.pointee.pb = io
+        context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        try #require(api.avformat_open_input(&context, nil, nil, nil) >= 0)
+        session.format = context
+        let parameters = try #require(context?.pointee.streams[0]?.pointee.codecpar)
+        let atom = Array(UnsafeBufferPointer(start: parameters.pointee.extradata, count: Int(parameters.pointee.extradata_size)))
+        #expect(atom.count == 36)
+        let original = try soxSamples(source)
+        for cookie in [atom, Array(atom[12...])] {
+            let decoder = try FFmpegPacketDecoder(format: .compressed(.appleLossless, sampleRate: 44100, channels: 2, framesPerPacket: 4096, bitsPerChannel: bits),
+                                                  magicCookie: cookie)
+            #expect(decoder.maximumFramesPerPacket == 4096)
+            var decoded: [Int32] = []
+            var out = [Fixed824](repeating: .zero, count: 2 * decoder.maximumFramesPerPacket)
+            _ = api.avformat_seek_file(context, 0, Int64.min, 0, 0, 0)
+            let packet = try #require(session.packet)
+            while api.av_read_frame(context, packet) >= 0 {
+                let bytes = UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
+                let n = try out.withUnsafeMutableBufferPointer { try decoder.decode(bytes, into: $0) }
+                decoded += out[0..<(2 * n)].map(\.int32)
+                api.av_packet_unref(packet)
+            }
+            #expect(decoded.count == original.count)
+            #expect(ReferenceTool.firstDifference(decoded, original) == nil)
+        }
         #expect(throws: AudioFileError.self) { _ = try FFmpegPacketDecoder.alacExtradata([1, 2, 3]) }
     }
 }
