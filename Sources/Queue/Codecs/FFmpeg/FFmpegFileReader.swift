@@ -129,8 +129,9 @@ final class FFmpegFileReader: CompressedFileReader {
         if scan.damage != nil { length = min(length, decoded - delay) }   // play up to the damage, then say so
         manualDelay = delay
         var foundDamage = scan.damage.map { AudioFileError($0.kind, $0.message, offset: $0.offset, path: input.path) }
-        if foundDamage == nil, let stated, coded - scan.skipped - delay < stated {
-            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(coded - scan.skipped - delay) of the \(stated) the index promises (the file is cut short)",
+        // The packets found must cover what the index promises (priming included when there is no edit list).
+        if foundDamage == nil, let stated, coded - scan.skipped < stated {
+            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(coded - scan.skipped) of the \(stated) the index promises (the file is cut short)",
                                           offset: input.length, path: input.path)
         }
         damage = foundDamage

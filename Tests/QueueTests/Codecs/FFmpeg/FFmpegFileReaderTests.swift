@@ -124,6 +124,27 @@ import Testing
         #expect(worst < 0.05, "largest deviation from the sine: \(worst)")
     }
 
+    /// Without an edit list (ffmpeg's -use_editlist 0) FFmpeg decodes priming and padding too; Apple's
+    /// iTunSMPB tag (delay 0x400 = 1024, padding 0x3BC = 956, length 0xAC44 = 44100: the gapless tag's
+    /// layout, values from ffprobe's skip_samples and the source length above) trims them here.
+    @Test func iTunSMPBTrimsWhenThereIsNoEditList() throws {
+        let directory = TemporaryDirectory()
+        let source = try FFmpegFixture.source(directory)
+        let path = try FFmpegFixture.encode(source, directory, "smpb.m4a", [
+            "-c:a", "aac", "-b:a", "128k", "-use_editlist", "0", "-movflags", "use_metadata_tags",
+            "-metadata", "iTunSMPB= 00000000 00000400 000003BC 000000000000AC44"])
+        let reader = try FFmpegFixture.open(path, .m4a)
+        defer { reader.close() }
+        #expect(reader.info.frameCount == 44100)
+        #expect(reader.info.encoderDelay == 1024)
+        #expect(reader.info.padding == 956)
+        let theirs = try ReferenceTool.ffmpegSamples(path)   // everything: 1024 + 44100 + 956 frames
+        #expect(theirs.count == 2 * 46080)
+        let ours = try FFmpegFixture.decodeAll(reader)
+        #expect(ours.count == 2 * 44100)
+        #expect(FFmpegFixture.maxDifference(ours, Array(theirs[(2 * 1024)...]), count: min(ours.count, theirs.count - 2048)) <= 128)
+    }
+
     @Test func tagsAndEncoderComeFromTheMP4Atoms() throws {
         let directory = TemporaryDirectory()
         let source = try FFmpegFixture.source(directory)
