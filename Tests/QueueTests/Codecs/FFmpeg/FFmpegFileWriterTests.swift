@@ -68,4 +68,26 @@ import Testing
         #expect(theirs.count == 2 * 28672)
         #expect(ReferenceTool.firstDifference(theirs, Array(samples.prefix(theirs.count)).map(\.int32)) == nil)
     }
+
+    /// The other side of the choice: a CAF cut the same way has its audio bytes but no packet table (FFmpeg's
+    /// caf muxer writes 'pakt' only at the end), so neither ffmpeg nor our reader finds any audio in it.
+    @Test func abandonedCAFHasNoReadableAudio() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("cut.caf")
+        let samples = Self.signal(frames: 30500, bits: 16)
+        try Self.write(path, type: .caf, bits: 16, samples: samples, commitEvery: 10000, finish: false)
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        #expect(size > 30000 * 2)   // the audio is on disk ...
+        let theirs = try? ReferenceTool.ffmpegSamples(path)
+        #expect((theirs ?? []).isEmpty, "ffmpeg decoded \((theirs ?? []).count / 2) frames")   // ... but unplayable
+        var frames = 0
+        do {
+            let reader = try FFmpegFixture.open(path, .caf)
+            frames = try FFmpegFixture.decodeAll(reader).count / 2
+            reader.close()
+        } catch let error as AudioFileError {
+            #expect([.malformed, .truncated, .notAudioFile, .unsupported].contains(error.kind), "\(error)")
+        }
+        #expect(frames == 0)
+    }
 }
