@@ -21,17 +21,23 @@ import Testing
         ReferenceTool.int16Samples(try ReferenceTool.run("flac", ["-d", "-s", "-c", "--force-raw-format", "--endian=little", "--sign=signed", path]))
     }
 
-    /// Every frame of `file` from its read position, as 16-bit values (exact for 16-bit sources).
-    func readAll16(_ file: AudioFile) throws -> [Int16] {
-        var out: [Int16] = []
+    /// Every frame of `file` from its read position, each sample through `convert`.
+    func readAll<T>(_ file: AudioFile, _ convert: (Fixed824) -> T) throws -> [T] {
+        var out: [T] = []
         var buffer = [Fixed824](repeating: .zero, count: 3000 * file.channelCount)   // not a FLAC block multiple
         while true {
             let n = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) }
             if n == 0 { break }
-            out += buffer[0..<(n * file.channelCount)].map(\.int16)
+            out += buffer[0..<(n * file.channelCount)].map(convert)
         }
         return out
     }
+
+    /// As 16-bit values (exact for 16-bit sources).
+    func readAll16(_ file: AudioFile) throws -> [Int16] { try readAll(file, \.int16) }
+
+    /// As Doubles (full scale 1.0).
+    func readAllDoubles(_ file: AudioFile) throws -> [Double] { try readAll(file, \.doubleValue) }
 
     @Test("a FLAC file named .wav opens as FLAC: ffmpeg's length, flac -d's samples, seeks exact",
           .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
@@ -121,18 +127,6 @@ import Testing
             #expect(decoded.count == reference.count, "chunks of \(chunk)")
             #expect(ReferenceTool.firstDifference(decoded, reference) == nil, "chunks of \(chunk)")
         }
-    }
-
-    /// Every frame of `file` from its read position, as Doubles (full scale 1.0).
-    func readAllDoubles(_ file: AudioFile) throws -> [Double] {
-        var out: [Double] = []
-        var buffer = [Fixed824](repeating: .zero, count: 3000 * file.channelCount)
-        while true {
-            let n = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) }
-            if n == 0 { break }
-            out += buffer[0..<(n * file.channelCount)].map(\.doubleValue)
-        }
-        return out
     }
 
     @Test("an Opus file named .mp3 opens as Opus: ffmpeg's length exactly, its samples within -50 dB, seeks too",
