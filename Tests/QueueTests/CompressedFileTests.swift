@@ -170,4 +170,37 @@ import Testing
             if start + 700 < 62_400 { #expect(fit(0) < fit(1) && fit(0) < fit(-1), "seek to \(start) lands on its frame") }
         }
     }
+
+    @Test("an MP3 named .flac opens as MP3: ffmpeg's gapless length, its samples within 2^-14, seeks exact",
+          .enabled(if: CodecParts.mp3, "the mp3 part (libmpg123) has not landed yet"))
+    func mp3ByContent() throws {
+        let dir = TemporaryDirectory()
+        let wav = dir.file("source.wav")
+        try ReferenceTool.run("sox", ["-R", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "1.3", "sine", "441", "sine", "662", "gain", "-6"])
+        let mp3 = dir.file("encoded.mp3")
+        try ReferenceTool.run("lame", ["--quiet", "-b", "192", wav, mp3])
+        let disguised = dir.file("disguised.flac")
+        try FileManager.default.copyItem(atPath: mp3, toPath: disguised)
+        let file = try AudioFile.open(path: disguised)
+        #expect(file.fileType == .mp3 && file.dataFormat.formatID == .mpegLayer3)
+        // ffmpeg removes the LAME tag's encoder delay and padding: the source's 1.3 s at 44100 Hz = 57330 frames.
+        let reference = try ReferenceTool.ffmpegSamples(mp3).map { Double($0) / 2_147_483_648 }
+        #expect(file.frameCount == Int64(reference.count / 2))
+        #expect(file.frameCount == 57_330)
+        #expect(file.compressedInfo.map { $0.encoderDelay > 0 && $0.padding > 0 } == true)
+        let all = try readAllDoubles(file)
+        #expect(all.count == reference.count)
+        // libmpg123 (integer out) and ffmpeg's mp3float decode the same frames; they differ by rounding only.
+        let worst = zip(all, reference).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1.0 / 16384, "largest difference \(worst)")
+        for start in [1, 1151, 1152, 30_000, 57_330 - 5] {
+            try file.seek(toFrame: Int64(start))
+            let tail = try readAllDoubles(file)
+            #expect(tail.count == reference.count - 2 * start, "seek to \(start)")
+            // MP3's bit reservoir: libmpg123 decodes frames before the target again, so a seek is sample-exact
+            // up to the same rounding.
+            let after = zip(tail, reference[(2 * start)...]).map { abs($0 - $1) }.max() ?? 0
+            #expect(after < 1.0 / 16384, "seek to \(start): largest difference \(after)")
+        }
+    }
 }
