@@ -129,17 +129,25 @@ import Testing
         }
     }
 
+    /// 1.3 s of two sines from sox at `rate`, encoded by the tool `command(wav, base)` names (its output is the
+    /// last argument), copied under another extension and opened: (the encoded file, the open disguised copy).
+    func encodedAndDisguised(_ dir: TemporaryDirectory, rate: Int, as fakeExtension: String,
+                             command: (String, String) -> [String]) throws -> (String, AudioFile) {
+        let wav = dir.file("source.wav")
+        try ReferenceTool.run("sox", ["-R", "-n", "-r", "\(rate)", "-c", "2", "-b", "16", wav, "synth", "1.3", "sine", "441", "sine", "662", "gain", "-6"])
+        let arguments = command(wav, dir.file("encoded"))
+        try ReferenceTool.run(arguments[0], Array(arguments.dropFirst()))
+        let encoded = arguments.last!
+        let disguised = dir.file("disguised." + fakeExtension)
+        try FileManager.default.copyItem(atPath: encoded, toPath: disguised)
+        return (encoded, try AudioFile.open(path: disguised))
+    }
+
     @Test("an Opus file named .mp3 opens as Opus: ffmpeg's length exactly, its samples within -50 dB, seeks too",
           .enabled(if: CodecParts.opus, "the opus part (libopusfile) has not landed yet"))
     func opusByContent() throws {
         let dir = TemporaryDirectory()
-        let wav = dir.file("source.wav")
-        try ReferenceTool.run("sox", ["-R", "-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "1.3", "sine", "441", "sine", "662", "gain", "-6"])
-        let opus = dir.file("encoded.opus")
-        try ReferenceTool.run("opusenc", ["--quiet", "--bitrate", "160", wav, opus])
-        let disguised = dir.file("disguised.mp3")
-        try FileManager.default.copyItem(atPath: opus, toPath: disguised)
-        let file = try AudioFile.open(path: disguised)
+        let (opus, file) = try encodedAndDisguised(dir, rate: 48000, as: "mp3") { ["opusenc", "--quiet", "--bitrate", "160", $0, $1 + ".opus"] }
         #expect(file.fileType == .ogg && file.dataFormat.formatID == .opus && file.sampleRate == 48000)
         // ffmpeg applies pre-skip and the end trim (RFC 7845 section 4): its length is the source's 1.3 s.
         let reference = try ReferenceTool.ffmpegSamples(opus).map { Double($0) / 2_147_483_648 }
@@ -175,13 +183,7 @@ import Testing
           .enabled(if: CodecParts.mp3, "the mp3 part (libmpg123) has not landed yet"))
     func mp3ByContent() throws {
         let dir = TemporaryDirectory()
-        let wav = dir.file("source.wav")
-        try ReferenceTool.run("sox", ["-R", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "1.3", "sine", "441", "sine", "662", "gain", "-6"])
-        let mp3 = dir.file("encoded.mp3")
-        try ReferenceTool.run("lame", ["--quiet", "-b", "192", wav, mp3])
-        let disguised = dir.file("disguised.flac")
-        try FileManager.default.copyItem(atPath: mp3, toPath: disguised)
-        let file = try AudioFile.open(path: disguised)
+        let (mp3, file) = try encodedAndDisguised(dir, rate: 44100, as: "flac") { ["lame", "--quiet", "-b", "192", $0, $1 + ".mp3"] }
         #expect(file.fileType == .mp3 && file.dataFormat.formatID == .mpegLayer3)
         // ffmpeg removes the LAME tag's encoder delay and padding: the source's 1.3 s at 44100 Hz = 57330 frames.
         let reference = try ReferenceTool.ffmpegSamples(mp3).map { Double($0) / 2_147_483_648 }
