@@ -47,7 +47,7 @@ struct CorruptInputTests {
         Fixture(name: "CAF version 2", type: .caf, format: wav16, patches: [(4, [0, 2])], expected: "CAF version 2"),
         Fixture(name: "CAF first chunk", type: .caf, format: wav16, patches: [(8, Array("free".utf8))], expected: "CAF requires 'desc'"),
         Fixture(name: "CAF short desc", type: .caf, format: wav16, patches: [(12, [0, 0, 0, 0, 0, 0, 0, 16])], expected: "desc chunk is 16 bytes"),
-        Fixture(name: "CAF aac", type: .caf, format: wav16, patches: [(28, Array("aac ".utf8))], expected: "'aac ' is not supported"),
+        Fixture(name: "CAF AMR", type: .caf, format: wav16, patches: [(28, Array("samr".utf8))], expected: "'samr' is not supported"),
         Fixture(name: "CAF zero channels", type: .caf, format: wav16, patches: [(44, be32(0))], expected: "0 channels"),
         Fixture(name: "CAF packet size", type: .caf, format: wav16, patches: [(36, be32(5))], expected: "cannot have 5-byte packets"),
         Fixture(name: "CAF negative size", type: .caf, format: wav16, patches: [(56, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0])], expected: "negative size"),

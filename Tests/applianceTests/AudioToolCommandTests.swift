@@ -73,7 +73,11 @@ struct AudioToolCommandTests {
                                      (["convert", input, directory + "/x.caf", "--data-format", "ima-adpcm"], "CAF cannot hold Microsoft IMA ADPCM"),
                                      (["convert", input, directory + "/x.wav", "--rate", "12345"], "cannot convert 44100 Hz to 12345 Hz"),
                                      (["info", directory + "/missing.wav"], "cannot open"),
-                                     (["convert", input, directory + "/x.mp3"], "cannot tell the file format")] {
+                                     (["convert", input, directory + "/x.xyz"], "cannot tell the file format"),
+                                     (["convert", input, directory + "/x.mp3"], "cannot write MP3 files: they are read here, not written"),
+                                     (["convert", input, directory + "/x.flac", "--bit-rate", "96000"], "--bit-rate applies to Opus output"),
+                                     (["convert", input, directory + "/x.opus", "--compression-level", "5"], "--compression-level applies to FLAC output"),
+                                     (["convert", input, directory + "/x.flac", "--compression-level", "9"], "--compression-level must be 0 ... 8")] {
             let result = try ApplianceBinary.run(arguments)
             #expect(result.status != 0)
             #expect(result.stderrLines.count == 1)

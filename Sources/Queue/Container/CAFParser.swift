@@ -195,6 +195,13 @@ enum CAFParser {
         case .muLaw: format = .muLaw(sampleRate: rate, channels: channels)
         case .aLaw: format = .aLaw(sampleRate: rate, channels: channels)
         case .appleIMA4: format = .appleIMA4(sampleRate: rate, channels: channels)
+        case .appleLossless:
+            // Apple's CAF spec: ALAC's mFormatFlags give the source depth (1: 16, 2: 20, 3: 24, 4: 32 bits).
+            let depths = [1: 16, 2: 20, 3: 24, 4: 32]
+            return .compressed(.appleLossless, sampleRate: rate, channels: channels, framesPerPacket: framesPerPacket,
+                               bitsPerChannel: depths[Int(flags)] ?? 0)
+        case .mpeg4AAC:
+            return .compressed(.mpeg4AAC, sampleRate: rate, channels: channels, framesPerPacket: framesPerPacket)
         default:
             throw AudioFileError.unsupported("CAF data format '\(FourCC.string(formatID))' is not supported", at: f.base + 8)
         }

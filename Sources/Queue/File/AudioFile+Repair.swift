@@ -27,6 +27,13 @@ extension AudioFile {
     public static func repair(path: String, typeHint: AudioFileType? = nil) throws -> AudioFileRepairReport {
         let file = try FileDescriptor.open(path, writable: true)
         do {
+            if let type = CodecLibrary.sniff(try file.read(count: CodecLibrary.sniffBytes, at: 0)) {
+                // A FLAC recording is repaired by its codec part (to its last complete frame).
+                guard type == .flac else {
+                    throw AudioFileError(.unsupported, "\(type) files are not repaired here (recordings are FLAC, WAV, AIFF or CAF)")
+                }
+                return try FLACRepair.repair(file)
+            }
             return try repair(file, hint: typeHint ?? AudioFileType(pathExtension: extensionOf(path)))
         } catch var error as AudioFileError {
             error.path = path
@@ -46,6 +53,9 @@ extension AudioFile {
             throw AudioFileError(.truncated, "cannot repair: the file was cut inside its header, before any audio", offset: error.offset)
         }
         let format = header.format
+        guard !format.formatID.isLibraryCodec else {
+            throw AudioFileError(.unsupported, "\(header.fileType) files of \(format.formatID) are not repaired here (its packets vary in size)")
+        }
         let family = header.fileType.family
         let bytesPerPacket = Int64(format.bytesPerPacket)
         let available = length - header.dataOffset

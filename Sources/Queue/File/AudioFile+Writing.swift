@@ -15,6 +15,9 @@ extension AudioFile {
         if let refusal = type.refusal(for: format) {
             throw AudioFileError(.incompatibleFormat, "cannot create a \(type) file of \(format.formatID): \(refusal)", path: path)
         }
+        if format.formatID.isLibraryCodec {
+            return try createLibrary(path: path, type: type, format: format, options: options, libraryWriter: CodecLibrary.writer)
+        }
         let file = try options.replaceAtomically ? FileDescriptor.createTemporary(for: path) : FileDescriptor.create(path)
         let target = file.path
         let temporary: String? = options.replaceAtomically ? target : nil
@@ -40,6 +43,45 @@ extension AudioFile {
         return audioFile
     }
 
+    /// Makes the encoder of a library container: `CodecLibrary.writer`, or a test's double.
+    typealias LibraryWriterFactory = (LibraryOutput, AudioFileType, StreamFormat, AudioFileWriteOptions) throws -> any CompressedFileWriter
+
+    /// The containers and codecs the libraries encode (the recorder's formats); others are read only.
+    static let libraryEncodings: [(AudioFileType, AudioFormatID)] = [(.flac, .flac), (.ogg, .flac), (.ogg, .opus),
+                                                                       (.caf, .appleLossless), (.m4a, .appleLossless)]
+
+    /// A file its codec library writes (FLAC, Ogg FLAC, Ogg Opus, Apple Lossless in CAF or M4A): the
+    /// library writes the header itself; `options.metadata` becomes its tags; markers are not kept.
+    static func createLibrary(path: String, type: AudioFileType, format: StreamFormat, options: AudioFileWriteOptions,
+                              libraryWriter makeWriter: LibraryWriterFactory) throws -> AudioFile {
+        guard libraryEncodings.contains(where: { $0 == (type, format.formatID) }) else {
+            let encoders = libraryEncodings.map { "\($0.1) in \($0.0)" }.joined(separator: ", ")
+            throw AudioFileError(.unsupported, "cannot create a \(type) file of \(format.formatID): it is read here, not written (encoders: \(encoders))", path: path)
+        }
+        let file = try options.replaceAtomically ? FileDescriptor.createTemporary(for: path) : FileDescriptor.create(path)
+        let writer: any CompressedFileWriter
+        do {
+            writer = try makeWriter(LibraryOutput(file), type, format, options)
+        } catch var error as AudioFileError {
+            try? file.close()
+            unlinkQuietly(file.path)
+            error.path = path
+            throw error
+        }
+        let audioFile = AudioFile(path: path, file: file, layout: .library(type, format: format), coding: .libraryWriter(writer), writable: true)
+        audioFile.temporaryPath = options.replaceAtomically ? file.path : nil
+        audioFile.options = options
+        audioFile.metadata = options.metadata
+        audioFile.commitFrames = Int64(max(0, options.commitInterval) * format.sampleRate)
+        if options.synchronizeOnCommit && !options.replaceAtomically {
+            do { try FileDescriptor.synchronizeDirectory(of: path) } catch {
+                audioFile.discard()
+                throw error
+            }
+        }
+        return audioFile
+    }
+
     func checkWritable() throws {
         guard isWritable else { throw AudioFileError(.misuse, "the file is open for reading only", path: path) }
         guard !isClosed else { throw AudioFileError(.misuse, "the file is closed", path: path) }
@@ -55,6 +97,17 @@ extension AudioFile {
         }
         guard let source = frames.baseAddress else { return }
         let total = frames.count / channels
+        let codec: PacketCodec
+        switch coding {
+        case .packets(let packetCodec): codec = packetCodec
+        case .libraryWriter(let writer):
+            try withPath { try writer.write(frames) }
+            frameCount = writer.framesWritten
+            framesSinceCommit += Int64(total)
+            if commitFrames > 0 && framesSinceCommit >= commitFrames { try commit() }
+            return
+        case .libraryReader: throw AudioFileError(.misuse, "the file is open for reading only", path: path)
+        }
         let framesPerPacket = dataFormat.framesPerPacket
         var i = 0
         while i < total {
@@ -64,12 +117,12 @@ extension AudioFile {
                 stagedFrames += n
                 i += n
                 if stagedFrames == framesPerPacket {
-                    try encodeAndAppend(packetFrames, packets: 1, validFrames: framesPerPacket)
+                    try encodeAndAppend(packetFrames, packets: 1, validFrames: framesPerPacket, codec: codec)
                     stagedFrames = 0
                 }
             } else {
                 let packets = min((total - i) / framesPerPacket, chunkPackets)
-                try encodeAndAppend(source + i * channels, packets: packets, validFrames: packets * framesPerPacket)
+                try encodeAndAppend(source + i * channels, packets: packets, validFrames: packets * framesPerPacket, codec: codec)
                 i += packets * framesPerPacket
             }
         }
@@ -77,7 +130,7 @@ extension AudioFile {
         if commitFrames > 0 && framesSinceCommit >= commitFrames { try commit() }
     }
 
-    func encodeAndAppend(_ source: UnsafePointer<Fixed824>, packets: Int, validFrames: Int) throws {
+    func encodeAndAppend(_ source: UnsafePointer<Fixed824>, packets: Int, validFrames: Int, codec: PacketCodec) throws {
         let bytes = codec.encode(source, frames: packets * dataFormat.framesPerPacket, into: byteBuffer)
         try file.write(byteBuffer, count: bytes, at: layout.dataOffset + audioDataByteCount)
         packetCount += Int64(packets)
@@ -87,6 +140,7 @@ extension AudioFile {
     /// Appends whole packets already in the data format (e.g. copied from another file).
     public func writePackets(_ bytes: UnsafeRawBufferPointer, packetCount count: Int) throws {
         try checkWritable()
+        try checkPacketAccess()
         guard stagedFrames == 0 else { throw AudioFileError(.misuse, "cannot write packets while a partial packet of frames is pending", path: path) }
         guard count >= 0, count * dataFormat.bytesPerPacket <= bytes.count, let base = bytes.baseAddress else {
             throw AudioFileError(.misuse, "\(bytes.count) bytes do not hold \(count) packets of \(dataFormat.bytesPerPacket)", path: path)
@@ -101,6 +155,11 @@ extension AudioFile {
     /// Writes the current sizes into the header now (what a power cut would then keep).
     public func commit() throws {
         try checkWritable()
+        if case .libraryWriter(let writer) = coding {
+            try withPath { try writer.commit() }
+            framesSinceCommit = 0
+            return
+        }
         let end = layout.dataOffset + audioDataByteCount
         try ContainerWriter.writeSizes(file, &layout, dataBytes: audioDataByteCount, frames: frameCount, packets: packetCount,
                                        fileEnd: end, final: false, rf64Threshold: options.rf64Threshold)
@@ -114,6 +173,7 @@ extension AudioFile {
         guard !isClosed else { return }
         guard isWritable else {
             isClosed = true
+            if case .libraryReader(let reader) = coding { reader.close() }
             try file.close()
             return
         }
@@ -128,11 +188,13 @@ extension AudioFile {
     }
 
     func finish() throws {
+        if case .libraryWriter(let writer) = coding { return try finishLibrary(writer) }
+        guard case .packets(let codec) = coding else { return }
         let channels = channelCount
         if stagedFrames > 0 {
             let framesPerPacket = dataFormat.framesPerPacket
             (packetFrames + stagedFrames * channels).update(repeating: .zero, count: (framesPerPacket - stagedFrames) * channels)
-            try encodeAndAppend(packetFrames, packets: 1, validFrames: stagedFrames)
+            try encodeAndAppend(packetFrames, packets: 1, validFrames: stagedFrames, codec: codec)
             stagedFrames = 0
         }
         var end = layout.dataOffset + audioDataByteCount
@@ -156,11 +218,28 @@ extension AudioFile {
         }
     }
 
+    /// The library finishes its file (final header fields, then closes it, or leaves it open); an atomic
+    /// write is then synced and renamed into place.
+    func finishLibrary(_ writer: any CompressedFileWriter) throws {
+        try withPath { try writer.finish() }
+        frameCount = writer.framesWritten
+        if let temporaryPath {
+            // AtomicFile.commit syncs through a descriptor: the writer's own, or the file opened again.
+            let open = file.isOpen ? file : try FileDescriptor.open(temporaryPath, writable: false)
+            try open.commit(to: path)
+            self.temporaryPath = nil
+        } else {
+            if options.synchronizeOnCommit && file.isOpen { try file.synchronize() }
+            try file.close()
+        }
+    }
+
     /// Abandons a file being written: an atomic write's temporary file is removed; an in-place file is
     /// closed as it stands (its last commit is what readers see).
     public func discard() {
         guard !isClosed else { return }
         isClosed = true
+        if case .libraryWriter(let writer) = coding { writer.abandon() }
         try? file.close()
         if let temporaryPath { unlinkQuietly(temporaryPath) }
     }

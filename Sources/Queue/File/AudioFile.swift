@@ -36,7 +36,8 @@ public final class AudioFile {
 
     let file: FileDescriptor
     var layout: SizeLayout
-    let codec: PacketCodec
+    /// Who codes the audio: this file packet by packet, or a codec library.
+    let coding: Coding
     /// Packets per bulk read or write.
     let chunkPackets: Int
     /// Raw bytes of `chunkPackets` packets.
@@ -56,7 +57,19 @@ public final class AudioFile {
     var temporaryPath: String?
     var isClosed = false
 
-    init(path: String, file: FileDescriptor, layout: SizeLayout, writable: Bool) throws {
+    /// How a file's audio is coded: packet by packet here (linear PCM, G.711, IMA), or by a codec library
+    /// that reads or writes the whole file (FLAC, MP3, Opus, AAC, Apple Lossless).
+    enum Coding {
+        case packets(PacketCodec)
+        case libraryReader(any CompressedFileReader)
+        case libraryWriter(any CompressedFileWriter)
+    }
+
+    convenience init(path: String, file: FileDescriptor, layout: SizeLayout, writable: Bool) throws {
+        try self.init(path: path, file: file, layout: layout, coding: .packets(try PacketCodec(format: layout.format)), writable: writable)
+    }
+
+    init(path: String, file: FileDescriptor, layout: SizeLayout, coding: Coding, writable: Bool) {
         self.path = path
         self.file = file
         self.layout = layout
@@ -67,7 +80,7 @@ public final class AudioFile {
         metadata = AudioFileMetadata()
         packetCount = 0
         frameCount = 0
-        codec = try PacketCodec(format: layout.format)
+        self.coding = coding
         let bytesPerPacket = max(1, layout.format.bytesPerPacket)
         chunkPackets = max(1, min(4096, 65536 / bytesPerPacket))
         byteBuffer = .allocate(byteCount: chunkPackets * bytesPerPacket, alignment: 16)
@@ -80,25 +93,56 @@ public final class AudioFile {
         byteBuffer.deallocate()
         packetFrames.deallocate()
         // Never finished: an atomic write leaves no trace (an in-place recording stays, crash-safe).
-        if isWritable && !isClosed, let temporaryPath { unlinkQuietly(temporaryPath) }
+        if isWritable && !isClosed {
+            if case .libraryWriter(let writer) = coding { writer.abandon() }
+            if let temporaryPath { unlinkQuietly(temporaryPath) }
+        }
     }
 
     // MARK: Opening
 
     /// Opens an existing file for reading. The container is recognised from its content; `typeHint` only
-    /// shapes the message when the content is not recognised (extensions lie; content decides).
+    /// shapes the message when the content is not recognised (extensions lie; content decides). FLAC, Ogg,
+    /// MP3, ADTS and MP4 files, and CAF files holding Apple Lossless or AAC, are opened by their codec library.
     public static func open(path: String, typeHint: AudioFileType? = nil) throws -> AudioFile {
+        try open(path: path, typeHint: typeHint, libraryReader: CodecLibrary.reader)
+    }
+
+    /// Makes the decoder of a library container: `CodecLibrary.reader`, or a test's double.
+    typealias LibraryReaderFactory = (LibraryInput, AudioFileType, [UInt8]) throws -> any CompressedFileReader
+
+    static func open(path: String, typeHint: AudioFileType?, libraryReader: LibraryReaderFactory) throws -> AudioFile {
         let file = try FileDescriptor.open(path, writable: false)
         do {
             let source = try FileByteSource(file)
+            let head = try file.read(count: CodecLibrary.sniffBytes, at: 0)
+            if let type = CodecLibrary.sniff(head) {
+                return try AudioFile(library: type, head: head, file: file, path: path, libraryReader)
+            }
             let header = try ContainerProbe.parse(source, hint: typeHint ?? AudioFileType(pathExtension: extensionOf(path)), stopAtData: false)
+            if header.format.formatID.isLibraryCodec {
+                return try AudioFile(library: header.fileType, head: head, file: file, path: path, libraryReader)
+            }
             return try AudioFile(reading: header, file: file, length: source.length ?? 0, path: path)
         } catch var error as AudioFileError {
+            try? file.close()
             error.path = path
             throw error
         } catch is NeedMoreBytes {
+            try? file.close()
             throw AudioFileError(.truncated, "the file ends inside its header", path: path)
         }
+    }
+
+    /// A file its codec library decodes: format, exact length and tags as the library reports them.
+    convenience init(library type: AudioFileType, head: [UInt8], file: FileDescriptor, path: String,
+                     _ makeReader: LibraryReaderFactory) throws {
+        let reader = try makeReader(try LibraryInput(file), type, head)
+        let info = reader.info
+        self.init(path: path, file: file, layout: .library(type, format: info.format), coding: .libraryReader(reader), writable: false)
+        frameCount = info.frameCount
+        metadata = info.metadata
+        compressedInfo = info
     }
 
     convenience init(reading header: ContainerHeader, file: FileDescriptor, length: Int64, path: String) throws {
@@ -132,6 +176,7 @@ public final class AudioFile {
     /// Reads up to `count` packets from packet `start` into `buffer` (room for whole packets only); returns the
     /// packets read, fewer at the end of the data.
     public func readPackets(start: Int64, count: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try checkPacketAccess()
         guard start >= 0 else { throw AudioFileError(.misuse, "packet \(start) is before the start", path: path) }
         let bytesPerPacket = dataFormat.bytesPerPacket
         let packets = Int(max(0, min(Int64(min(count, buffer.count / bytesPerPacket)), packetCount - start)))
@@ -139,6 +184,24 @@ public final class AudioFile {
         let wanted = packets * bytesPerPacket
         let got = try file.read(into: base, count: wanted, at: layout.dataOffset + start * Int64(bytesPerPacket))
         return got / bytesPerPacket
+    }
+}
+
+extension AudioFile {
+    /// Packets of a library codec vary in size and are the library's business: reading or writing them here
+    /// is refused (`readFrames` / `writeFrames` decode and encode).
+    func checkPacketAccess() throws {
+        guard case .packets = coding else {
+            throw AudioFileError(.unsupported, "\(dataFormat.formatID) packets are coded by its library: read or write frames instead", path: path)
+        }
+    }
+}
+
+extension SizeLayout {
+    /// The layout of a file its codec library writes and reads: no size fields of ours.
+    static func library(_ type: AudioFileType, format: StreamFormat) -> SizeLayout {
+        SizeLayout(fileType: type, format: format, dataOffset: 0, dataSizeField: 0, factField: nil, reservedDS64: nil,
+                   isRF64: false, commFramesField: nil)
     }
 }
 

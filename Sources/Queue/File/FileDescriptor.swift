@@ -103,6 +103,14 @@ final class FileDescriptor {
         try withDescriptor { (file) throws(SystemError) in try file.synchronizeData() }
     }
 
+    /// False once closed (by `close`, `commit`, or a codec library that closes the file it wrote).
+    var isOpen: Bool {
+        switch descriptor {
+        case .some: true
+        case .none: false
+        }
+    }
+
     func close() throws {
         guard let open = descriptor.take() else { return }
         do throws(SystemError) { try open.close() } catch { throw Self.failure(error) }

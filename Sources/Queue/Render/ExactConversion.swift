@@ -17,12 +17,42 @@ final class ExactConversion {
     let encoded: UnsafeMutableRawPointer
     /// Whether the packets are copied as they are.
     let copiesPackets: Bool
+    /// Whether 8.24 frames are copied from a codec library's decoder or to its encoder (through `scratch`).
+    let copiesFrames: Bool
+
+
+    /// Whether `format` keeps every `bits`-bit sample as it is (lossy encoders take the frames as they come).
+    static func holds(_ format: StreamFormat, bits: Int) -> Bool {
+        switch format.formatID {
+        case .flac, .appleLossless: return format.bitsPerChannel >= bits
+        case .mpegLayer3, .opus, .mpeg4AAC: return true
+        default:
+            guard let codec = try? PacketCodec(format: format), codec.encodesExactly else { return false }
+            return (codec.exactIntegerBits ?? (format.bitsPerChannel == 32 ? 24 : 53)) >= bits
+        }
+    }
 
     /// The exact conversion for this pair, or nil when the render needs its DSP chain.
     init?(input: AudioFile, output: AudioFile, settings: RenderSettings) {
         let from = input.dataFormat, to = output.dataFormat
         guard settings.preset == nil, settings.gainDB == 0, !settings.limit,
               from.channelsPerFrame == to.channelsPerFrame, from.sampleRate == to.sampleRate else { return nil }
+        if from.formatID.isLibraryCodec || to.formatID.isLibraryCodec {
+            // A codec library decodes and encodes 8.24 frames: exact for sources of up to 24 bits, when the
+            // target holds as many (FLAC 16 bits to WAV s16 and back are bit for bit; no dither is added).
+            guard let bits = from.exactSampleBits, bits <= 24, Self.holds(to, bits: bits) else { return nil }
+            self.input = input
+            self.output = output
+            copiesPackets = false
+            copiesFrames = true
+            blockPackets = FileRenderer.blockFrames
+            packetBytes = .allocate(byteCount: 0, alignment: 8)
+            samples = .allocate(capacity: 0)
+            scratch = .allocate(capacity: FileRenderer.blockFrames * from.channelsPerFrame)
+            encoded = .allocate(byteCount: 0, alignment: 8)
+            return
+        }
+        copiesFrames = false
         var sameCoding = from
         sameCoding.sampleRate = to.sampleRate
         sameCoding.channelLayout = to.channelLayout
@@ -61,6 +91,7 @@ final class ExactConversion {
 
     /// Converts the whole input; returns the output frames written.
     func run(progress: (Int64) -> Void) throws -> Int64 {
+        if copiesFrames { return try copyFrames(progress: progress) }
         let from = input.dataFormat
         let source = copiesPackets ? nil : try PacketCodec(format: from)
         let target = copiesPackets ? nil : try PacketCodec(format: output.dataFormat)
@@ -86,5 +117,30 @@ final class ExactConversion {
             progress(written)
         }
         return written
+    }
+
+    func copyFrames(progress: (Int64) -> Void) throws -> Int64 {
+        let channels = input.channelCount
+        var written: Int64 = 0
+        while true {
+            let frames = try input.readFrames(into: UnsafeMutableBufferPointer(start: scratch, count: blockPackets * channels))
+            if frames == 0 { break }
+            try output.writeFrames(UnsafeBufferPointer(start: scratch, count: frames * channels))
+            written += Int64(frames)
+            progress(written)
+        }
+        return written
+    }
+}
+
+extension StreamFormat {
+    /// The integer width every decoded sample fits in exactly (16 for s16, µ-law and IMA; a lossless codec's
+    /// source depth), or nil for float samples and lossy codecs.
+    public var exactSampleBits: Int? {
+        switch formatID {
+        case .flac, .appleLossless: bitsPerChannel > 0 ? bitsPerChannel : nil
+        case .mpegLayer3, .opus, .mpeg4AAC: nil
+        default: (try? PacketCodec(format: self))?.exactIntegerBits
+        }
     }
 }

@@ -129,6 +129,11 @@ public final class FileRenderer {
     /// TPDF dither for 16- and 24-bit integer output; 16 bits for G.711 and IMA, which code from 16 bits.
     static func ditherDepth(settings: RenderSettings, format: StreamFormat) -> Ditherer.Depth? {
         guard settings.dither else { return nil }
+        switch format.formatID {
+        case .flac, .appleLossless: return format.bitsPerChannel == 16 ? .bits16 : (format.bitsPerChannel == 24 ? .bits24 : nil)
+        case .mpegLayer3, .opus, .mpeg4AAC: return nil   // a lossy encoder takes the 8.24 frames as they are
+        default: break
+        }
         if !format.isLinearPCM { return .bits16 }
         guard !format.isFloat else { return nil }
         switch format.bitsPerChannel {

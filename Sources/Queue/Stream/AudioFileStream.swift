@@ -5,6 +5,10 @@
 /// The header is buffered (up to `maximumHeaderBytes`, never a size a header field claims); audio is handed
 /// on straight from the caller's bytes where packets are whole, through a one-packet carry where a packet
 /// straddles two chunks. Callbacks run synchronously inside `parse`. Not for the render thread.
+///
+/// FLAC, Ogg (Opus, FLAC), MP3 and ADTS streams, recognised by their first bytes, are split into packets by
+/// their codec's parser (`CodecLibrary.streamParser`); `AudioPacketDecoder` decodes those packets. MP4 is
+/// refused: its packet index may come after the audio.
 public final class AudioFileStream {
     public typealias PropertyListener = (AudioFileStreamProperty) -> Void
     public typealias PacketsHandler = (UnsafeRawBufferPointer, UnsafeBufferPointer<AudioStreamPacketDescription>) -> Void
@@ -17,6 +21,9 @@ public final class AudioFileStream {
     public private(set) var bytesParsed: Int64 = 0
     /// Packets delivered so far.
     public private(set) var packetsProduced: Int64 = 0
+    /// The codec setup a compressed stream's packet decoder needs (FLAC STREAMINFO, OpusHead, ...); empty
+    /// until the stream reports it, and for formats without one.
+    public private(set) var magicCookie: [UInt8] = []
 
     private let onProperty: PropertyListener
     private let onPackets: PacketsHandler
@@ -28,6 +35,8 @@ public final class AudioFileStream {
     private var bytesPerPacket = 0
     private var descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
     private var failure: AudioFileError?
+    /// The codec's parser, once the first bytes named a library container.
+    private var libraryParser: (any CompressedStreamParser)?
     /// Header bytes still to come before the audio (when the header parsed before all of it arrived).
     private var skip = 0
     /// Packets per callback at most.
@@ -56,7 +65,10 @@ public final class AudioFileStream {
         if let failure { throw failure }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         do {
-            if isReadyToProducePackets {
+            if let libraryParser {
+                bytesParsed += Int64(bytes.count)
+                try parseLibrary(bytes, libraryParser)
+            } else if isReadyToProducePackets {
                 bytesParsed += Int64(bytes.count)
                 deliver(base, count: bytes.count)
             } else {
@@ -72,6 +84,16 @@ public final class AudioFileStream {
         header.append(contentsOf: bytes)
         bytesParsed += Int64(bytes.count)
         guard Int64(header.count) >= needed else { return }
+        if let type = CodecLibrary.sniff(header) {
+            guard let parser = CodecLibrary.streamParser(for: type) else {
+                throw AudioFileError(.unsupported, "\(type) cannot be streamed: its index may be at the end; open it as a file", offset: 0)
+            }
+            libraryParser = parser
+            let bytes = header
+            header = []
+            try bytes.withUnsafeBytes { try parseLibrary($0, parser) }
+            return
+        }
         let parsed: ContainerHeader
         do {
             parsed = try ContainerProbe.parse(StreamByteSource(bytes: header), hint: typeHint, stopAtData: true)
@@ -82,7 +104,7 @@ public final class AudioFileStream {
             }
             return
         }
-        start(parsed)
+        try start(parsed)
         let audioStart = Int(parsed.dataOffset)
         if header.count > audioStart {
             header.withUnsafeBytes { raw in deliver(raw.baseAddress! + audioStart, count: raw.count - audioStart) }
@@ -92,8 +114,27 @@ public final class AudioFileStream {
         header = []
     }
 
-    private func start(_ parsed: ContainerHeader) {
+    /// Hands bytes to the codec's parser, noting the properties this stream keeps as they pass.
+    private func parseLibrary(_ bytes: UnsafeRawBufferPointer, _ parser: any CompressedStreamParser) throws {
+        try parser.parse(bytes, onProperty: { property in
+            switch property {
+            case .dataFormat(let format): dataFormat = format
+            case .magicCookie(let cookie): magicCookie = cookie
+            case .readyToProducePackets: isReadyToProducePackets = true
+            default: break
+            }
+            onProperty(property)
+        }, onPackets: { bytes, descriptions in
+            packetsProduced += Int64(descriptions.count)
+            onPackets(bytes, descriptions)
+        })
+    }
+
+    private func start(_ parsed: ContainerHeader) throws {
         let format = parsed.format
+        guard !format.formatID.isLibraryCodec else {
+            throw AudioFileError(.unsupported, "\(parsed.fileType) holding \(format.formatID) cannot be streamed here: open it as a file", offset: parsed.dataOffset)
+        }
         dataFormat = format
         bytesPerPacket = format.bytesPerPacket
         carry = .allocate(byteCount: bytesPerPacket, alignment: 16)

@@ -5,7 +5,8 @@ import Queue
 /// Shared parts of the file tools: naming data formats on the command line, choosing the output container,
 /// and the progress bar.
 enum AudioTool {
-    static let dataFormatNames = "u8, s8, s16, s24, s32, f32, f64, ulaw, alaw, ima4, ima-adpcm"
+    static let dataFormatNames = "u8, s8, s16, s24, s32, f32, f64, ulaw, alaw, ima4, ima-adpcm, flac, opus, alac"
+    static let fileFormatNames = "wav, rf64, aiff, aifc, caf, flac, ogg (Opus), oga (Ogg FLAC), m4a"
 
     /// The output data format named `name` (nil: the input's, in the byte order and signedness the container
     /// uses), with the byte order the container uses. Without a name, a container that cannot hold the input's
@@ -16,6 +17,13 @@ enum AudioTool {
         let bigEndian = type.family != .riff && !(type == .aifc && name == "s16")
         var format: StreamFormat
         switch name?.lowercased() {
+        case nil where type.family == .library:
+            format = try libraryDefault(type: type, like: input, rate: rate, channels: channels)
+        case nil where input.formatID.isLibraryCodec:
+            // Decoded: PCM as deep as the source (lossless), 16 bits for a lossy source.
+            let bits = input.exactSampleBits.map { $0 <= 8 ? 8 : ($0 <= 16 ? 16 : ($0 <= 24 ? 24 : 32)) } ?? 16
+            format = .linearPCM(sampleRate: rate, channels: channels, bits: bits, isBigEndian: bigEndian,
+                                isSigned: bits > 8 || type.family != .riff)
         case nil:
             format = input
             format.sampleRate = rate
@@ -39,10 +47,60 @@ enum AudioTool {
         case "alaw", "a-law": format = .aLaw(sampleRate: rate, channels: channels)
         case "ima4": format = .appleIMA4(sampleRate: rate, channels: channels)
         case "ima-adpcm", "ima", "ms-ima": format = .microsoftIMAADPCM(sampleRate: rate, channels: channels)
+        case "flac": format = .compressed(.flac, sampleRate: rate, channels: channels, bitsPerChannel: losslessBits(like: input))
+        case "alac": format = .compressed(.appleLossless, sampleRate: rate, channels: channels, framesPerPacket: 4096,
+                                          bitsPerChannel: losslessBits(like: input))
+        case "opus": format = .compressed(.opus, sampleRate: rate, channels: channels)
         default: throw AudioToolError("unknown data format '\(name!)' (valid: \(dataFormatNames))")
         }
         if let refusal = type.refusal(for: format) { throw AudioToolError("cannot write \(name!) in \(type): \(refusal)") }
         return format
+    }
+
+    /// What a library container gets when no data format is named: FLAC in .flac (and .oga), Opus in .ogg
+    /// and .opus, Apple Lossless in .m4a. MP3 and ADTS are read here, never written.
+    static func libraryDefault(type: AudioFileType, like input: StreamFormat, rate: Double, channels: Int,
+                               oggFLAC: Bool = false) throws -> StreamFormat {
+        switch type {
+        case .flac: return .compressed(.flac, sampleRate: rate, channels: channels, bitsPerChannel: losslessBits(like: input))
+        case .ogg where oggFLAC: return .compressed(.flac, sampleRate: rate, channels: channels, bitsPerChannel: losslessBits(like: input))
+        case .ogg: return .compressed(.opus, sampleRate: rate, channels: channels)
+        case .m4a: return .compressed(.appleLossless, sampleRate: rate, channels: channels, framesPerPacket: 4096,
+                                      bitsPerChannel: losslessBits(like: input))
+        default:
+            throw AudioToolError("cannot write \(type) files: they are read here, not written (write flac, ogg/opus, oga or m4a)")
+        }
+    }
+
+    /// The sample width a lossless encoder keeps of `input`: its own up to 24 bits (8.24 carries 24), 24 for
+    /// float and wider sources, 16 for lossy ones (their decoders' integer width).
+    static func losslessBits(like input: StreamFormat) -> Int {
+        switch input.formatID {
+        case .mpegLayer3, .opus, .mpeg4AAC: return 16
+        default: return min(24, max(16, input.exactSampleBits ?? 24))
+        }
+    }
+
+    /// What a conversion does that a listener should know (lossy coding, narrowed samples), one line each.
+    static func notes(from input: StreamFormat, to output: StreamFormat, settings encoder: EncoderSettings) -> [String] {
+        var notes: [String] = []
+        switch output.formatID {
+        case .opus:
+            let rate = encoder.bitRate.map { "\($0) b/s" } ?? "libopusenc's default bit rate"
+            notes.append("Opus is lossy: the output approximates the input (\(rate)); decoders play it at 48000 Hz")
+        case .flac, .appleLossless:
+            if !input.formatID.isLibraryCodec || input.formatID == .flac || input.formatID == .appleLossless,
+               let bits = input.exactSampleBits, bits > output.bitsPerChannel {
+                notes.append("\(output.formatID) keeps \(output.bitsPerChannel) of the input's \(bits) bits per sample")
+            } else if input.exactSampleBits == nil, input.isLinearPCM {
+                notes.append("float samples are rounded to \(output.bitsPerChannel) bits for \(output.formatID)")
+            }
+        default: break
+        }
+        if [.mpegLayer3, .opus, .mpeg4AAC].contains(input.formatID), output.formatID != input.formatID {
+            notes.append("the input is lossy (\(input.formatID)): the output keeps its decoded samples, not the original audio")
+        }
+        return notes
     }
 
     static func rebuild(_ input: StreamFormat, type: AudioFileType, rate: Double, channels: Int, bigEndian: Bool) -> StreamFormat {
@@ -80,11 +138,11 @@ enum AudioTool {
 
     static func fileType(_ name: String?, path: String) throws -> AudioFileType {
         if let name {
-            guard let type = AudioFileType(name: name) else { throw AudioToolError("unknown file format '\(name)' (valid: wav, rf64, aiff, aifc, caf)") }
+            guard let type = AudioFileType(name: name) else { throw AudioToolError("unknown file format '\(name)' (valid: \(fileFormatNames))") }
             return type
         }
         guard let type = AudioFileType(pathExtension: AudioFile.extensionOfPath(path)) else {
-            throw AudioToolError("cannot tell the file format of '\(path)' from its extension; give --file-format (wav, rf64, aiff, aifc, caf)")
+            throw AudioToolError("cannot tell the file format of '\(path)' from its extension; give --file-format (\(fileFormatNames))")
         }
         return type
     }
@@ -92,20 +150,29 @@ enum AudioTool {
     /// Renders `input` to `output` with `settings`, showing progress on a terminal; the output appears only
     /// when complete.
     static func render(input path: String, output outPath: String, fileFormat: String?, dataFormat: String?,
-                       rate: Int?, channels: Int?, settings: RenderSettings) throws {
+                       rate: Int?, channels: Int?, settings: RenderSettings, encoder: EncoderSettings = EncoderSettings()) throws {
         let input = try AudioFile.open(path: path)
         let type = try fileType(fileFormat, path: outPath)
         let outRate = Double(rate ?? Int(input.sampleRate.rounded()))
         let outChannels = channels ?? input.channelCount
         guard (1...SampleConversion.maxChannels).contains(outChannels) else { throw AudioToolError("--channels must be 1 ... 8, not \(outChannels)") }
-        let format = try AudioTool.dataFormat(dataFormat, type: type, like: input.dataFormat, rate: outRate, channels: outChannels)
+        let oggFLAC = type == .ogg && AudioFile.extensionOfPath(outPath).lowercased() == "oga"
+        let format = dataFormat == nil && type.family == .library
+            ? try libraryDefault(type: type, like: input.dataFormat, rate: outRate, channels: outChannels, oggFLAC: oggFLAC)
+            : try AudioTool.dataFormat(dataFormat, type: type, like: input.dataFormat, rate: outRate, channels: outChannels)
+        try check(encoder, for: format)
         var settings = settings
         settings.outputRate = rate
         settings.outputChannels = outChannels
-        let (markers, dropped) = type.storableMarkers(scaled(input.markers, by: outRate / input.sampleRate))
-        let output = try AudioFile.create(path: outPath, type: type, format: format,
-                                          options: AudioFileWriteOptions(commitInterval: 0, replaceAtomically: true,
-                                                                         metadata: input.metadata, markers: markers))
+        var (markers, dropped) = type.storableMarkers(scaled(input.markers, by: outRate / input.sampleRate))
+        if format.formatID.isLibraryCodec && type.family != .library {
+            dropped += markers.map { ($0, "\(format.formatID) files keep no markers here") }
+            markers = []
+        }
+        var options = AudioFileWriteOptions(commitInterval: 0, replaceAtomically: true, metadata: input.metadata, markers: markers)
+        options.encoder = encoder
+        for note in notes(from: input.dataFormat, to: format, settings: encoder) { writeToStandardError("appliance: \(note)\n") }
+        let output = try AudioFile.create(path: outPath, type: type, format: format, options: options)
         do {
             let renderer = try FileRenderer(input: input, output: output, settings: settings)
             let bar = ProgressBar(total: input.frameCount)
@@ -117,6 +184,19 @@ enum AudioTool {
             throw error
         }
         for (marker, reason) in dropped { writeToStandardError("appliance: dropped \(describe(marker)): \(reason)\n") }
+    }
+
+    /// `--bit-rate` is for Opus, `--compression-level` for FLAC: given for another output, they are refused
+    /// rather than ignored.
+    static func check(_ encoder: EncoderSettings, for format: StreamFormat) throws {
+        if let bitRate = encoder.bitRate {
+            guard format.formatID == .opus else { throw AudioToolError("--bit-rate applies to Opus output, not \(format.formatID)") }
+            guard (6000...510_000).contains(bitRate) else { throw AudioToolError("--bit-rate must be 6000 ... 510000 b/s (RFC 6716), not \(bitRate)") }
+        }
+        if let level = encoder.compressionLevel {
+            guard format.formatID == .flac else { throw AudioToolError("--compression-level applies to FLAC output, not \(format.formatID)") }
+            guard (0...8).contains(level) else { throw AudioToolError("--compression-level must be 0 ... 8, not \(level)") }
+        }
     }
 
     /// Markers and regions moved to another sample rate (positions and lengths in the output's frames).

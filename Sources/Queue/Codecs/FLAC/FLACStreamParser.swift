@@ -1,7 +1,141 @@
-/// Placeholder until this codec's part lands: refuses every stream.
+/// Push parsing of a native FLAC stream (RFC 9639) for `AudioFileStream`, in any chunking: "fLaC" and the
+/// metadata blocks give the properties (the data format and STREAMINFO as the magic cookie, the Vorbis
+/// comments as metadata), then each frame is one packet, its end verified by its CRC-16 and the next frame's
+/// header (`FLACFrameSplitter`). A stream joined mid-way (no "fLaC") starts at the first frame so verified,
+/// with a STREAMINFO made from its header. The last frame, which nothing follows, is delivered when
+/// STREAMINFO's total says it is the last and libFLAC decodes it whole; with no total (a live stream) it
+/// waits for bytes that never come.
 final class FLACStreamParser: CompressedStreamParser {
+    private enum Stage { case header, frames }
+    private var stage = Stage.header
+    private var header: [UInt8] = []
+    private var splitter = FLACFrameSplitter()
+    private var info: FLACStreamInfo?
+    /// Stream offset of `splitter.buffer[0]`.
+    private var bufferBase: Int64 = 0
+    private var ready = false
+    /// Samples delivered so far (the next frame's first sample, in sequence).
+    private var nextSample: UInt64 = 0
+    private var lastFrameChecker: FLACDecoder?
+    private var descriptions: [AudioStreamPacketDescription] = []
+
     func parse(_ bytes: UnsafeRawBufferPointer, onProperty: AudioFileStream.PropertyListener,
                onPackets: AudioFileStream.PacketsHandler) throws {
-        throw AudioFileError(.unsupported, "FLAC streams are not parsed yet")
+        switch stage {
+        case .header:
+            header.append(contentsOf: bytes)
+            guard let audioStart = try metadataEnd() else { return }
+            stage = .frames
+            if let info {
+                report(info, metadataBlocks: Array(header[4..<audioStart]), dataOffset: Int64(audioStart), onProperty)
+            }
+            bufferBase = Int64(audioStart)
+            header[audioStart...].withUnsafeBytes { splitter.append($0) }
+            header = []
+        case .frames:
+            splitter.append(bytes)
+        }
+        try deliverFrames(onProperty: onProperty, onPackets: onPackets)
+    }
+
+    /// The end of the metadata blocks once all arrived (nil: more bytes needed). A stream that does not
+    /// start with "fLaC" is joined mid-way: its first frame is looked for at once.
+    private func metadataEnd() throws -> Int? {
+        guard header.count >= 4 else { return nil }
+        guard header.starts(with: Array("fLaC".utf8)) else { return 0 }
+        var offset = 4
+        while offset + 4 <= header.count {
+            let type = header[offset] & 0x7F
+            let size = Int(header[offset + 1]) << 16 | Int(header[offset + 2]) << 8 | Int(header[offset + 3])
+            guard offset + 4 + size <= header.count else { return nil }
+            if offset == 4 {
+                guard type == 0, size == FLACStreamInfo.length, let parsed = FLACStreamInfo(header[8..<42]) else {
+                    throw AudioFileError(.malformed, "the FLAC stream's first metadata block is not a valid STREAMINFO", offset: 4)
+                }
+                info = parsed
+            }
+            offset += 4 + size
+            if header[offset - 4 - size] & 0x80 != 0 { return offset }
+        }
+        return nil
+    }
+
+    private func report(_ info: FLACStreamInfo, metadataBlocks: [UInt8], dataOffset: Int64, _ onProperty: AudioFileStream.PropertyListener) {
+        onProperty(.fileFormat(.flac))
+        onProperty(.dataFormat(info.format))
+        onProperty(.magicCookie(info.bytes))
+        var offset = 0
+        while offset + 4 <= metadataBlocks.count {
+            let type = metadataBlocks[offset] & 0x7F
+            let size = Int(metadataBlocks[offset + 1]) << 16 | Int(metadataBlocks[offset + 2]) << 8 | Int(metadataBlocks[offset + 3])
+            let body = Array(metadataBlocks[(offset + 4)..<min(metadataBlocks.count, offset + 4 + size)])
+            if type == 4, let comment = FLACVorbisComment.parse(body) {
+                let metadata = FLACVorbisComment.metadata(comment.fields)
+                if !metadata.isEmpty { onProperty(.metadata(metadata)) }
+            }
+            offset += 4 + size
+        }
+        onProperty(.dataOffset(dataOffset))
+        onProperty(.readyToProducePackets)
+        ready = true
+    }
+
+    private func deliverFrames(onProperty: AudioFileStream.PropertyListener, onPackets: AudioFileStream.PacketsHandler) throws {
+        descriptions.removeAll(keepingCapacity: true)
+        loop: while true {
+            switch splitter.next(atEnd: false) {
+            case .frame(let range, let frame):
+                if !ready { try join(at: range.lowerBound, frame, onProperty) }
+                add(range, frame)
+            case .lastFrame:
+                break loop     // not offered while more bytes may come
+            case .needMore:
+                if let range = lastFrameRange() {
+                    add(range, splitter.header!)
+                    splitter.accept(range)
+                    continue
+                }
+                break loop
+            }
+        }
+        if !descriptions.isEmpty {
+            splitter.buffer.withUnsafeBytes { raw in
+                descriptions.withUnsafeBufferPointer { onPackets(raw, $0) }
+            }
+        }
+        descriptions.removeAll(keepingCapacity: true)
+        let dropped = splitter.frameStart
+        splitter.compact()
+        bufferBase += Int64(dropped)
+    }
+
+    private func add(_ range: Range<Int>, _ frame: FLACFrameHeader) {
+        descriptions.append(AudioStreamPacketDescription(startOffset: range.lowerBound, variableFramesInPacket: frame.blockSize,
+                                                         dataByteSize: range.count))
+        nextSample = frame.firstSample(fixedBlockSize: frame.blockSize) + UInt64(frame.blockSize)
+    }
+
+    /// The current frame's bytes when it is STREAMINFO's last, its CRC-16 holds to the end of what arrived,
+    /// and libFLAC decodes it whole.
+    private func lastFrameRange() -> Range<Int>? {
+        guard ready, let info, info.totalSamples > 0, let frame = splitter.header, let end = splitter.candidateEnd else { return nil }
+        let first = frame.variableBlockSize ? frame.number : frame.number * UInt64(info.maximumBlockSize)
+        guard first + UInt64(frame.blockSize) == info.totalSamples else { return nil }
+        if lastFrameChecker == nil { lastFrameChecker = try? FLACDecoder(.packets(header: info.streamHeader)) }
+        guard let checker = lastFrameChecker else { return nil }
+        let range = splitter.frameStart..<end
+        let whole = splitter.buffer.withUnsafeBytes { checker.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        return whole && checker.frames == frame.blockSize ? range : nil
+    }
+
+    /// Joining mid-stream: the first verified frame's header stands in for STREAMINFO.
+    private func join(at start: Int, _ frame: FLACFrameHeader, _ onProperty: AudioFileStream.PropertyListener) throws {
+        guard let rate = frame.sampleRate, let bits = frame.bitsPerSample else {
+            throw AudioFileError(.unsupported, "cannot join this FLAC stream mid-way: its frames leave the sample rate or depth to a STREAMINFO that was not received",
+                                 offset: bufferBase + Int64(start))
+        }
+        let made = FLACStreamInfo(minimumBlockSize: 16, maximumBlockSize: 65535, sampleRate: rate, channels: frame.channels, bitsPerSample: bits)
+        info = made
+        report(made, metadataBlocks: [], dataOffset: bufferBase + Int64(start), onProperty)
     }
 }

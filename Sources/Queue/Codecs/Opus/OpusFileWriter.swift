@@ -1,11 +1,139 @@
+import COpus
 import Codec8_24
 
-/// Placeholder until this codec's part lands: refuses to create.
+/// Writes Ogg Opus with libopusenc through `LibraryOutput`: any input sample rate (libopusenc resamples to
+/// 48 kHz and records the input rate in OpusHead), the bit rate from `options.encoder.bitRate`
+/// (OPUS_SET_BITRATE; libopus's default otherwise), tags as Vorbis comments in OpusTags (RFC 7845 5.2).
+///
+/// Crash safety: the headers are written at once (ope_encoder_flush_header) and pages leave the encoder at
+/// most `pageDelay` frames behind (OPE_SET_MUXING_DELAY, OPE_SET_DECISION_DELAY), each written as it is made,
+/// so a file cut by a power loss reads up to its last complete page; `commit` syncs them when asked.
 final class OpusFileWriter: CompressedFileWriter {
-    init(_ output: LibraryOutput, format: StreamFormat, options: AudioFileWriteOptions) throws { throw AudioFileError(.unsupported, "Opus encoding is not built yet") }
-    func write(_ frames: UnsafeBufferPointer<Fixed824>) throws {}
-    func commit() throws {}
-    func finish() throws {}
-    func abandon() {}
-    var framesWritten: Int64 { 0 }
+    /// 100 ms at 48 kHz: how far behind the input the written pages may be (libopusenc's default is 1 s).
+    static let pageDelay: Int32 = 4800
+    private let output: LibraryOutput
+    private let options: AudioFileWriteOptions
+    private let channels: Int
+    private var encoder: OpaquePointer?
+    private let pcm: UnsafeMutablePointer<Float>
+    private let pcmFrames = 4096
+    private(set) var framesWritten: Int64 = 0
+
+    init(_ output: LibraryOutput, format: StreamFormat, options: AudioFileWriteOptions) throws {
+        self.output = output
+        self.options = options
+        channels = format.channelsPerFrame
+        let rate = Int32(format.sampleRate)
+        guard Double(rate) == format.sampleRate, rate >= 100, rate <= 768_000 else {
+            throw AudioFileError(.incompatibleFormat, "Opus takes whole sample rates from 100 Hz to 768 kHz, not \(format.sampleRate) Hz", path: output.path)
+        }
+        guard (1...255).contains(channels) else {
+            throw AudioFileError(.incompatibleFormat, "Opus takes 1 ... 255 channels, not \(channels)", path: output.path)
+        }
+        guard let comments = ope_comments_create() else { throw AudioFileError(.io, "libopusenc: out of memory", path: output.path) }
+        defer { ope_comments_destroy(comments) }
+        for (name, value) in Self.comments(options.metadata) { _ = ope_comments_add(comments, name, value) }
+        var callbacks = OpusEncCallbacks(write: { user, bytes, count in
+            let output = Unmanaged<LibraryOutput>.fromOpaque(user!).takeUnretainedValue()
+            return output.write(bytes!, count: Int(count)) ? 0 : 1
+        }, close: { _ in 0 })
+        // RFC 7845 5.1.1: mapping family 0 for mono and stereo, 1 (Vorbis order) up to 8, 255 beyond.
+        let family: Int32 = channels <= 2 ? 0 : channels <= 8 ? 1 : 255
+        var error: Int32 = 0
+        guard let encoder = ope_encoder_create_callbacks(&callbacks, Unmanaged.passUnretained(output).toOpaque(), comments,
+                                                         rate, Int32(channels), family, &error) else {
+            throw AudioFileError(.incompatibleFormat, "libopusenc refuses \(channels) channels at \(rate) Hz: \(String(cString: ope_strerror(error)))",
+                                 path: output.path)
+        }
+        self.encoder = encoder
+        pcm = .allocate(capacity: pcmFrames * channels)
+        if let bitRate = options.encoder.bitRate {
+            // RFC 6716 2.1.1: 6 ... 510 kb/s per stream (libopus clamps other values silently).
+            let streams = (channels + 1) / 2
+            guard (6000...(510_000 * streams)).contains(bitRate),
+                  copus_encoder_set(encoder, OPUS_SET_BITRATE_REQUEST, Int32(bitRate)) == OPE_OK else {
+                abandon()
+                throw AudioFileError(.incompatibleFormat, "Opus takes 6000 ... \(510_000 * streams) b/s for \(channels) channels, not \(bitRate)", path: output.path)
+            }
+        }
+        _ = copus_encoder_set(encoder, OPE_SET_MUXING_DELAY_REQUEST, Self.pageDelay)
+        _ = copus_encoder_set(encoder, OPE_SET_DECISION_DELAY_REQUEST, Self.pageDelay)
+        let status = ope_encoder_flush_header(encoder)
+        guard status == OPE_OK else {
+            abandon()
+            throw failure(status, doing: "cannot write the Opus headers")
+        }
+    }
+
+    deinit {
+        if let encoder { ope_encoder_destroy(encoder) }
+        pcm.deallocate()
+    }
+
+    /// The Vorbis comments for `metadata` (RFC 7845 5.2): the usual names, ReplayGain as R128_*_GAIN (Q7.8 dB
+    /// relative to -23 LUFS, 5 dB below ReplayGain 2.0's -18 LUFS reference: RFC 7845 5.2.1 says Opus files
+    /// carry these, not REPLAYGAIN_*), and ENCODER.
+    static func comments(_ metadata: AudioFileMetadata) -> [(String, String)] {
+        var list: [(String, String)] = []
+        if let title = metadata.title { list.append(("TITLE", title)) }
+        if let artist = metadata.artist { list.append(("ARTIST", artist)) }
+        if let album = metadata.album { list.append(("ALBUM", album)) }
+        if let track = metadata.trackNumber { list.append(("TRACKNUMBER", String(track))) }
+        if let total = metadata.trackTotal { list.append(("TRACKTOTAL", String(total))) }
+        if let date = metadata.date { list.append(("DATE", date)) }
+        if let comment = metadata.comment { list.append(("COMMENT", comment)) }
+        if let copyright = metadata.copyright { list.append(("COPYRIGHT", copyright)) }
+        if let gain = metadata.replayGain.trackGain { list.append(("R128_TRACK_GAIN", String(q78(gain - 5)))) }
+        if let gain = metadata.replayGain.albumGain { list.append(("R128_ALBUM_GAIN", String(q78(gain - 5)))) }
+        list.append(("ENCODER", metadata.software ?? "appliance with libopusenc"))
+        return list
+    }
+
+    /// dB as a Q7.8 integer, clamped to its 16 bits.
+    static func q78(_ decibels: Double) -> Int {
+        Int(max(-32768, min(32767, (decibels * 256).rounded())))
+    }
+
+    func write(_ frames: UnsafeBufferPointer<Fixed824>) throws {
+        guard let encoder else { throw AudioFileError(.misuse, "the Opus file is finished", path: output.path) }
+        var done = 0
+        let total = frames.count / channels
+        while done < total {
+            let n = min(pcmFrames, total - done)
+            let base = done * channels
+            for i in 0..<(n * channels) { pcm[i] = frames[base + i].floatValue }
+            let status = ope_encoder_write_float(encoder, pcm, Int32(n))
+            guard status == OPE_OK else { throw failure(status, doing: "cannot encode frames \(framesWritten) ...") }
+            done += n
+            framesWritten += Int64(n)
+        }
+    }
+
+    func commit() throws {
+        if let failure = output.failure { throw failure }
+        if options.synchronizeOnCommit { try output.file.synchronize() }
+    }
+
+    func finish() throws {
+        guard let encoder else { throw AudioFileError(.misuse, "the Opus file is finished", path: output.path) }
+        let status = ope_encoder_drain(encoder)
+        ope_encoder_destroy(encoder)
+        self.encoder = nil
+        guard status == OPE_OK else {
+            try? output.file.close()
+            throw failure(status, doing: "cannot finish the Opus stream")
+        }
+        if options.synchronizeOnCommit { try output.file.synchronize() }
+        try output.file.close()
+    }
+
+    func abandon() {
+        if let encoder { ope_encoder_destroy(encoder) }
+        encoder = nil
+        try? output.file.close()
+    }
+
+    private func failure(_ status: Int32, doing what: String) -> AudioFileError {
+        output.failure ?? AudioFileError(.io, "\(what): libopusenc: \(String(cString: ope_strerror(status)))", path: output.path)
+    }
 }

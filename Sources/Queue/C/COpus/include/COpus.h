@@ -6,4 +6,11 @@
 #include <opus/opus.h>
 #include <opus/opusfile.h>
 #include <opus/opusenc.h>
+
+/// OPUS_SET_GAIN (Q7.8 dB) on a multistream decoder (opus_multistream_decoder_ctl is variadic).
+int copus_ms_decoder_set_gain(OpusMSDecoder *decoder, int gain_q8);
+/// OPUS_RESET_STATE on a multistream decoder.
+int copus_ms_decoder_reset(OpusMSDecoder *decoder);
+/// ope_encoder_ctl with one integer argument (OPUS_SET_BITRATE, OPE_SET_MUXING_DELAY, ...).
+int copus_encoder_set(OggOpusEnc *encoder, int request, int value);
 #endif

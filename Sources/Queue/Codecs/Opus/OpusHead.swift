@@ -1,0 +1,93 @@
+/// The Ogg Opus identification header (RFC 7845 section 5.1), the stream's magic cookie: what a packet decoder
+/// needs (channels, output gain, channel mapping) and what the caller trims (pre-skip).
+struct OpusHead: Equatable {
+    /// Opus always decodes at 48 kHz (RFC 7845 section 4).
+    static let sampleRate = 48000
+    /// The longest Opus packet: 120 ms (RFC 6716 section 3.2.5), in 48 kHz frames.
+    static let maximumPacketFrames = 5760
+
+    var channels: Int
+    /// Frames to discard at the stream's start (the encoder's delay, at 48 kHz).
+    var preSkip: Int
+    /// The sample rate the encoder was fed (informational: output is 48 kHz).
+    var inputSampleRate: Int
+    /// Q7.8 dB to apply to the decoded output (RFC 7845 5.1: "Output Gain").
+    var outputGain: Int16
+    var mappingFamily: Int
+    var streamCount: Int
+    var coupledCount: Int
+    /// Decoded channel -> stream channel (255: silent), as the multistream decoder takes it.
+    var mapping: [UInt8]
+
+    /// Parses `packet`; the error names what is wrong.
+    init(_ packet: [UInt8]) throws {
+        // RFC 7845 5.1: "OpusHead", version (major 0 in the top nibble), channel count, pre-skip (LE16),
+        // input sample rate (LE32), output gain (LE16, signed Q7.8), mapping family, then the mapping table.
+        guard packet.count >= 19, packet.starts(with: Array("OpusHead".utf8)) else {
+            throw AudioFileError(.malformed, "not an OpusHead packet (RFC 7845 5.1: 19 bytes at least, starting \"OpusHead\")")
+        }
+        guard packet[8] >> 4 == 0 else {
+            throw AudioFileError(.unsupported, "OpusHead version \(packet[8]): only major version 0 is defined (RFC 7845 5.1)")
+        }
+        channels = Int(packet[9])
+        preSkip = Int(packet[10]) | Int(packet[11]) << 8
+        inputSampleRate = Int(packet[12]) | Int(packet[13]) << 8 | Int(packet[14]) << 16 | Int(packet[15]) << 24
+        outputGain = Int16(bitPattern: UInt16(packet[16]) | UInt16(packet[17]) << 8)
+        mappingFamily = Int(packet[18])
+        guard channels >= 1 else { throw AudioFileError(.malformed, "OpusHead says 0 channels") }
+        if mappingFamily == 0 {
+            guard channels <= 2 else {
+                throw AudioFileError(.malformed, "OpusHead mapping family 0 with \(channels) channels (at most 2, RFC 7845 5.1.1.1)")
+            }
+            streamCount = 1
+            coupledCount = channels - 1
+            mapping = channels == 1 ? [0] : [0, 1]
+        } else {
+            guard packet.count >= 21 + channels else {
+                throw AudioFileError(.malformed, "OpusHead ends inside its channel mapping table (RFC 7845 5.1.1)")
+            }
+            streamCount = Int(packet[19])
+            coupledCount = Int(packet[20])
+            mapping = Array(packet[21..<(21 + channels)])
+            guard streamCount >= 1, coupledCount <= streamCount, streamCount + coupledCount <= 255,
+                  mapping.allSatisfy({ $0 == 255 || Int($0) < streamCount + coupledCount }) else {
+                throw AudioFileError(.malformed, "OpusHead channel mapping is inconsistent (\(streamCount) streams, \(coupledCount) coupled)")
+            }
+        }
+    }
+}
+
+/// The Ogg Opus comment header (RFC 7845 section 5.2): "OpusTags", the vendor string, then Vorbis-style
+/// "NAME=value" comments, each length-prefixed (LE32).
+struct OpusTags {
+    var vendor: String
+    var comments: [(name: String, value: String)]
+
+    /// Parses `packet` after `magic` (8 bytes: "OpusTags"; the same layout follows Ogg FLAC's 4-byte
+    /// metadata block header). nil when it is not a well-formed comment header.
+    init?(_ packet: [UInt8], skipping prefix: Int) {
+        var at = prefix
+        func length() -> Int? {
+            guard at + 4 <= packet.count else { return nil }
+            defer { at += 4 }
+            return Int(packet[at]) | Int(packet[at + 1]) << 8 | Int(packet[at + 2]) << 16 | Int(packet[at + 3]) << 24
+        }
+        func text(_ n: Int) -> String? {
+            guard n >= 0, at + n <= packet.count else { return nil }
+            defer { at += n }
+            return String(decoding: packet[at..<(at + n)], as: UTF8.self)
+        }
+        guard let vendorLength = length(), let vendor = text(vendorLength), let count = length() else { return nil }
+        self.vendor = vendor
+        comments = []
+        for _ in 0..<count {
+            guard let n = length(), let entry = text(n) else { return nil }
+            guard let equals = entry.firstIndex(of: "=") else { continue }
+            comments.append((String(entry[..<equals]), String(entry[entry.index(after: equals)...])))
+        }
+    }
+
+    func apply(to metadata: inout AudioFileMetadata) {
+        for (name, value) in comments { TagNames.apply(name, value, to: &metadata) }
+    }
+}

@@ -1,0 +1,80 @@
+import Codec8_24
+import Foundation
+import TestSupport
+import Testing
+@testable import Queue
+
+/// Chained Ogg Opus (RFC 3533 section 4: streams one after another; RFC 7845 section 3) and more than two
+/// channels (mapping family 1, RFC 7845 5.1.1.2).
+struct OggChainTests {
+    @Test("two opusenc files one after the other play as one, through the file reader and the stream parser")
+    func chained() throws {
+        let directory = TemporaryDirectory()
+        let first = try OpusFixture.make(directory, name: "a", seconds: 0.5, channels: 2)
+        let second = try OpusFixture.make(directory, name: "b", seconds: 1, channels: 2, frequency: 330)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: first))) + [UInt8](Data(contentsOf: URL(fileURLWithPath: second)))
+        let chain = directory.file("chain.opus")
+        try Data(bytes).write(to: URL(fileURLWithPath: chain))
+        // opusdec plays the chain through: its length is the reference.
+        let reference = try OpusFixture.opusdec(chain)
+        let reader = try OpusFixture.open(chain)
+        #expect(reader.info.frameCount == 24000 + 48000)
+        let (samples, error) = OpusFixture.decode(reader)
+        #expect(error == nil)
+        #expect(samples.count == reference.count)
+        #expect(OpusFixture.maxDifference(samples, reference) <= OpusFileReaderTests.tolerance)
+
+        let (stream, streamError) = OggStreamParserTests.parse(bytes, chunks: [1000])
+        #expect(streamError == nil)
+        let sizes = try OggStreamParserTests.ffprobeSizes(first) + OggStreamParserTests.ffprobeSizes(second)
+        #expect(ReferenceTool.firstDifference(stream.packets.map(\.count), sizes) == nil)
+        #expect(stream.properties.filter { $0 == .readyToProducePackets }.count == 1)
+    }
+
+    @Test("a chain whose second link changes the channel count is refused, by name")
+    func chainChangingChannels() throws {
+        let directory = TemporaryDirectory()
+        let first = try OpusFixture.make(directory, name: "a", seconds: 0.5, channels: 2)
+        let second = try OpusFixture.make(directory, name: "b", seconds: 0.5, channels: 1)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: first))) + [UInt8](Data(contentsOf: URL(fileURLWithPath: second)))
+        let chain = directory.file("mixed.opus")
+        try Data(bytes).write(to: URL(fileURLWithPath: chain))
+        let error = #expect(throws: AudioFileError.self) { try OpusFixture.open(chain) }
+        #expect(error?.kind == .unsupported)
+        let (stream, streamError) = OggStreamParserTests.parse(bytes, chunks: [500])
+        #expect(streamError?.kind == .unsupported)
+        #expect(stream.packets.count == (try OggStreamParserTests.ffprobeSizes(first)).count)
+    }
+
+    @Test("six channels (mapping family 1): the stream's packets decode like the file")
+    func surround() throws {
+        let directory = TemporaryDirectory()
+        let path = try OpusFixture.make(directory, seconds: 0.5, channels: 6, options: ["--bitrate", "192"])
+        let reader = try OpusFixture.open(path)
+        #expect(reader.info.format.channelsPerFrame == 6)
+        let whole = OpusFixture.decode(reader).samples
+        let reference = try OpusFixture.opusdec(path)
+        #expect(whole.count == reference.count)
+        #expect(OpusFixture.maxDifference(whole, reference) <= OpusFileReaderTests.tolerance)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let (stream, _) = OggStreamParserTests.parse(bytes, chunks: [4096])
+        let cookie = try #require(stream.cookie)
+        #expect(cookie[18] == 1)   // RFC 7845 5.1: mapping family at byte 18
+        let decoder = try OpusPacketDecoder(format: try #require(stream.format), magicCookie: cookie)
+        var decoded: [Fixed824] = []
+        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 6)
+        for packet in stream.packets {
+            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+            decoded += buffer[0..<(6 * n)]
+        }
+        let skip = 6 * reader.info.encoderDelay
+        #expect(decoded.count >= skip + whole.count)
+        #expect(ReferenceTool.firstDifference(Array(decoded[skip..<(skip + whole.count)]).map(\.raw), whole.map(\.raw)) == nil)
+        // Too small an output buffer is a misuse, said as such.
+        var small = [Fixed824](repeating: .zero, count: 6 * 100)
+        let error = #expect(throws: AudioFileError.self) {
+            _ = try stream.packets[0].withUnsafeBytes { raw in try small.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+        }
+        #expect(error?.kind == .misuse)
+    }
+}
