@@ -1,0 +1,161 @@
+import Codec8_24
+import Foundation
+import Queue
+import TestSupport
+import Testing
+@testable import appliance
+
+/// The player with compressed files (decoded off the render thread by DecodingFileFeed), on the real engine
+/// in manual mode: FLAC albums play gaplessly and bit for bit as `flac -d` decodes them, a damaged file plays
+/// to the damage and the player says so and moves on, and ReplayGain sets the level the closed form gives.
+@Suite("Compressed playback", .serialized, .enabled(if: CodecParts.flac, "the FLAC part has not landed"))
+struct CompressedPlaybackTests {
+    typealias Harness = PlaybackServiceTests.Harness
+
+    /// A 16-bit stereo WAV made by sox, encoded by the reference `flac` with `tags` (NAME=VALUE).
+    static func flac(_ wav: String, _ path: String, tags: [String] = []) throws {
+        try ReferenceTool.run("flac", ["-s", "-f", "-o", path] + tags.flatMap { ["-T", $0] } + [wav])
+    }
+
+    /// The reference decoder's samples of a FLAC file (flac -d to WAV, read by sox as S32).
+    static func referenceDecode(_ path: String, in media: PlayerDirectory) throws -> [Int32] {
+        let wav = media.file("decoded-\(UUID().uuidString).wav")
+        try ReferenceTool.run("flac", ["-s", "-d", "-f", "-o", wav, path])
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        return try soxSamples(wav)
+    }
+
+    static func rms(_ samples: ArraySlice<Fixed824>) -> Double {
+        (samples.reduce(0.0) { $0 + $1.doubleValue * $1.doubleValue } / Double(max(1, samples.count))).squareRoot()
+    }
+
+    // MARK: Gapless, bit-exact
+
+    /// Two FLAC files cut from one sine play as `flac -d` decodes them, one after the other with nothing
+    /// between (no gap, no click): the same queue carries both (same rate and channels).
+    @Test func twoFLACTracksCutFromOneSinePlayGaplesslyAsFlacDecodesThem() throws {
+        let media = PlayerDirectory()
+        media.makeDirectory("album")
+        let whole = media.file("whole.wav")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "1", "sine", "440", "gain", "-3"])
+        try sox([whole, media.file("a.wav"), "trim", "0", "17761s"])
+        try sox([whole, media.file("b.wav"), "trim", "17761s"])
+        try Self.flac(media.file("a.wav"), media.file("album/1 a.flac"))
+        try Self.flac(media.file("b.wav"), media.file("album/2 b.flac"))
+        let reference = try Self.referenceDecode(media.file("album/1 a.flac"), in: media)
+            + Self.referenceDecode(media.file("album/2 b.flac"), in: media)
+        #expect(reference.count == 2 * 48000)
+
+        let player = try Harness(media: media.path)
+        let listing = player.perform(.list("album"))
+        // 17761 frames = 0.37 s, 30239 = 0.63 s at 48 kHz: `ls` shows the lengths (m:ss.t, rounded down).
+        #expect(listing == .ok(["album/1 a.flac  0:00.3", "album/2 b.flac  0:00.6"]))
+        #expect(player.perform(.play("album")).outcome == .ok)
+        let out = try player.render(periods: 200)
+        let heard = PlaybackServiceTests.asSox(out.prefix(reference.count))
+        #expect(ReferenceTool.firstDifference(heard, reference) == nil, "bit for bit, the join at sample \(2 * 17761)")
+        #expect(player.events == ["EVENT transport playing album/1 a.flac", "EVENT transport track 1/2 album/1 a.flac",
+                                  "EVENT transport track 2/2 album/2 b.flac", "EVENT transport stopped"])
+    }
+
+    /// Seek in a FLAC file lands on the exact frame (the decoder seeks by frame, not by packet).
+    @Test func seekInAFLACFileLandsOnTheFrame() throws {
+        let media = PlayerDirectory()
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", media.file("sweep.wav"), "synth", "2", "sine", "200-6000", "gain", "-3"])
+        try Self.flac(media.file("sweep.wav"), media.file("sweep.flac"))
+        let reference = try Self.referenceDecode(media.file("sweep.flac"), in: media)
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.play("sweep.flac")).outcome == .ok)
+        _ = try player.render(periods: 10)
+        #expect(player.perform(.seek(.absolute(seconds: 0.5))).outcome == .ok)
+        let out = PlaybackServiceTests.asSox(try player.render(periods: 40)[...])
+        // Frame 24000 + 480 (past the reset's 5 ms fades) appears once, and the file continues from it.
+        let probe = Array(reference[(2 * 24480)..<(2 * 26480)])
+        let found = stride(from: 0, to: out.count - probe.count, by: 2).filter { out[$0] == probe[0] && Array(out[$0..<($0 + probe.count)]) == probe }
+        #expect(found.count == 1, "found at \(found)")
+    }
+
+    // MARK: Damage
+
+    /// A FLAC file cut short plays up to the damage; the player says so (EVENT error with the decoder's
+    /// message) and goes on with the next track.
+    @Test func aDamagedFilePlaysToTheDamageThenThePlayerSaysSoAndMovesOn() throws {
+        let media = PlayerDirectory()
+        media.makeDirectory("list")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", media.file("one.wav"), "synth", "1", "sine", "440", "gain", "-3"])
+        try Self.flac(media.file("one.wav"), media.file("list/1.flac"))
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", media.file("list/2.wav"), "synth", "0.2", "sine", "880", "gain", "-3"])
+        // Cut at half its bytes: STREAMINFO still promises 48000 frames.
+        let path = media.file("list/1.flac")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(size / 2))
+        try handle.close()
+        let reference = try soxSamples(media.file("one.wav"))
+
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.play("list")).outcome == .ok)
+        let out = try player.render(periods: 300)
+        let events = player.events
+        let damage = try #require(events.first { $0.hasPrefix("EVENT error player: 'list/1.flac' is damaged after ") }, "\(events)")
+        #expect(damage.hasSuffix("; playing on"), "\(damage)")
+        #expect(events.contains("EVENT transport track 2/2 list/2.wav"))
+        #expect(events.last == "EVENT transport stopped")
+        // What came before the damage is the file's audio: the first 0.2 s, bit for bit.
+        let first = PlaybackServiceTests.asSox(out.prefix(2 * 9600))
+        #expect(ReferenceTool.firstDifference(first, Array(reference.prefix(2 * 9600))) == nil)
+    }
+
+    // MARK: ReplayGain
+
+    /// A sine of amplitude 0.5 (RMS 0.5/sqrt(2), closed form) tagged by the reference encoder with a track
+    /// and an album gain; the level heard in the middle of the file, against 10^(gain/20) of that.
+    func heardRMS(tags: [String], mode: ReplayGainMode, preampDB: Double = 0) throws -> (rms: Double, peak: Double, status: [String]) {
+        let media = PlayerDirectory()
+        // sox: amplitude 1 less 6.0206 dB = 0.5 (20 log10 0.5 = -6.0206).
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "24", media.file("sine.wav"), "synth", "1", "sine", "1000", "gain", "-6.0206"])
+        try Self.flac(media.file("sine.wav"), media.file("sine.flac"), tags: tags)
+        var settings = ApplianceSettings()
+        settings.replayGain = mode
+        settings.replayGainPreampDB = preampDB
+        let player = try Harness(media: media.path, settings: settings)
+        #expect(player.perform(.play("sine.flac")).outcome == .ok)
+        let out = try player.render(periods: 100)
+        let status = player.service.statusLines
+        // From 0.1 s (past the fade-in) to 0.5 s.
+        let middle = out[(2 * 4800)..<(2 * 24000)]
+        return (Self.rms(middle), middle.map { abs($0.doubleValue) }.max() ?? 0, status)
+    }
+
+    static let sineRMS = 0.5 / 2.0.squareRoot()
+
+    @Test func aTrackTaggedMinusSixDecibelsPlaysSixDecibelsLower() throws {
+        let tags = ["REPLAYGAIN_TRACK_GAIN=-6.00 dB", "REPLAYGAIN_TRACK_PEAK=0.500000"]
+        let off = try heardRMS(tags: tags, mode: .off)
+        #expect(abs(20 * log10(off.rms / Self.sineRMS)) < 0.01, "off: unity, \(off.rms)")
+        let track = try heardRMS(tags: tags, mode: .track)
+        #expect(abs(20 * log10(track.rms / Self.sineRMS) - -6) < 0.01, "track: -6 dB, \(track.rms)")
+        #expect(track.status.contains("replaygain: track, applied -6.0 dB"), "\(track.status)")
+        // The preamp adds: -6 + 2 = -4 dB.
+        let preamp = try heardRMS(tags: tags, mode: .track, preampDB: 2)
+        #expect(abs(20 * log10(preamp.rms / Self.sineRMS) - -4) < 0.01)
+    }
+
+    /// +12 dB asked, but the peak (0.5) allows only +6.02 dB (ReplayGain 2.0 clipping prevention): the sine
+    /// reaches full scale and no further.
+    @Test func theGainIsLimitedSoThePeakDoesNotClip() throws {
+        let loud = try heardRMS(tags: ["REPLAYGAIN_TRACK_GAIN=+12.00 dB", "REPLAYGAIN_TRACK_PEAK=0.500000"], mode: .track)
+        #expect(abs(20 * log10(loud.rms / Self.sineRMS) - 6.0206) < 0.01, "\(loud.rms)")
+        #expect(loud.peak <= 1.0 && loud.peak > 0.999, "peak \(loud.peak)")
+        #expect(loud.status.contains("replaygain: track, applied +6.0 dB (peak-limited)"), "\(loud.status)")
+    }
+
+    @Test func albumModeUsesTheAlbumGainAndFallsBackToTheTracks() throws {
+        let both = ["REPLAYGAIN_TRACK_GAIN=-6.00 dB", "REPLAYGAIN_TRACK_PEAK=0.5", "REPLAYGAIN_ALBUM_GAIN=-10.00 dB",
+                    "REPLAYGAIN_ALBUM_PEAK=0.6"]
+        let album = try heardRMS(tags: both, mode: .album)
+        #expect(abs(20 * log10(album.rms / Self.sineRMS) - -10) < 0.01)
+        let trackOnly = try heardRMS(tags: ["REPLAYGAIN_TRACK_GAIN=-3.00 dB"], mode: .album)
+        #expect(abs(20 * log10(trackOnly.rms / Self.sineRMS) - -3) < 0.01)
+    }
+}
