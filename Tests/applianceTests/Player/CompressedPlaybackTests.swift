@@ -75,6 +75,46 @@ struct CompressedPlaybackTests {
         #expect(found.count == 1, "found at \(found)")
     }
 
+    /// Three Opus files cut from one sine (opusenc each; pre-skip and end trimming keep their exact lengths,
+    /// RFC 7845 4.2 and 4.4) play one after the other in one queue: every frame as opusdec decodes each file
+    /// (float output, no dither), within 1e-4 of full scale (both libopus; 8.24 quantization is 6e-8), and
+    /// exactly as many frames as the three files hold, so nothing is lost or added at the joins.
+    @Test(.enabled(if: CodecParts.opus, "the Opus part has not landed"))
+    func threeOpusTracksCutFromOneSinePlayGaplessly() throws {
+        let media = PlayerDirectory()
+        media.makeDirectory("album")
+        let whole = media.file("whole.wav")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "1", "sine", "440", "gain", "-6"])
+        let cuts = [(0, 13_001), (13_001, 31_337), (31_337, 48_000)]
+        var reference: [Int32] = []
+        for (index, cut) in cuts.enumerated() {
+            let part = media.file("part\(index).wav")
+            try sox([whole, part, "trim", "\(cut.0)s", "\(cut.1 - cut.0)s"])
+            let opus = media.file("album/\(index + 1).opus")
+            try ReferenceTool.run("opusenc", ["--quiet", "--bitrate", "128", part, opus])
+            let decoded = media.file("decoded\(index).wav")
+            try ReferenceTool.run("opusdec", ["--quiet", "--float", "--no-dither", opus, decoded])
+            let samples = try soxSamples(decoded)
+            #expect(samples.count == 2 * (cut.1 - cut.0), "opusdec keeps part \(index)'s length")
+            reference += samples
+        }
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.play("album")).outcome == .ok)
+        let out = try player.render(periods: 200)
+        #expect(player.events == ["EVENT transport playing album/1.opus", "EVENT transport track 1/3 album/1.opus",
+                                  "EVENT transport track 2/3 album/2.opus", "EVENT transport track 3/3 album/3.opus",
+                                  "EVENT transport stopped"])
+        let heard = PlaybackServiceTests.asSox(out.prefix(reference.count))
+        var worst = 0.0, worstAt = 0
+        for i in 0..<reference.count {
+            let difference = abs(Double(heard[i]) - Double(reference[i])) / 2_147_483_648
+            if difference > worst { (worst, worstAt) = (difference, i) }
+        }
+        #expect(worst < 1e-4, "largest difference \(worst) at sample \(worstAt) (joins at \(2 * 13_001), \(2 * 31_337))")
+        // After the last frame: silence (the queue ended; nothing was added).
+        #expect(out[reference.count..<(reference.count + 2 * 256)].allSatisfy { abs($0.doubleValue) < 1e-6 })
+    }
+
     // MARK: Damage
 
     /// A FLAC file cut short plays up to the damage; the player says so (EVENT error with the decoder's
@@ -148,6 +188,36 @@ struct CompressedPlaybackTests {
         #expect(abs(20 * log10(loud.rms / Self.sineRMS) - 6.0206) < 0.01, "\(loud.rms)")
         #expect(loud.peak <= 1.0 && loud.peak > 0.999, "peak \(loud.peak)")
         #expect(loud.status.contains("replaygain: track, applied +6.0 dB (peak-limited)"), "\(loud.status)")
+    }
+
+    /// Two tracks of one album, gaplessly joined, with different track gains (-6 and -12 dB): each plays at
+    /// its own level from its own frames on, and the change at the join (frame 24,012: 500.25 cycles, at the
+    /// sine's crest, where a step in gain would show most) is a 10 ms ramp, not a step. Closed
+    /// form: a sine of amplitude A at f Hz moves at most A 2 pi f / fs per sample (0.5 x 2 pi x 1000 / 48000 =
+    /// 0.0654 at full level); the ramp from 10^(-6/20) to 10^(-12/20) over 480 frames adds at most
+    /// 0.5 x (0.501 - 0.251) / 480 = 0.00026 a sample.
+    @Test func gaplessTracksOfDifferentGainsChangeLevelWithoutAClick() throws {
+        let media = PlayerDirectory()
+        media.makeDirectory("album")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "24", media.file("sine.wav"), "synth", "1", "sine", "1000", "gain", "-6.0206"])
+        try sox([media.file("sine.wav"), media.file("a.wav"), "trim", "0", "24012s"])
+        try sox([media.file("sine.wav"), media.file("b.wav"), "trim", "24012s"])
+        try Self.flac(media.file("a.wav"), media.file("album/1.flac"), tags: ["REPLAYGAIN_TRACK_GAIN=-6 dB"])
+        try Self.flac(media.file("b.wav"), media.file("album/2.flac"), tags: ["REPLAYGAIN_TRACK_GAIN=-12 dB"])
+        var settings = ApplianceSettings()
+        settings.replayGain = .track
+        let player = try Harness(media: media.path, settings: settings)
+        #expect(player.perform(.play("album")).outcome == .ok)
+        let out = try player.render(periods: 200)
+        #expect(player.events.contains("EVENT transport track 2/2 album/2.flac"))
+        #expect(player.events.filter { $0.hasPrefix("EVENT transport playing") }.count == 1, "one queue: \(player.events)")
+        let before = Self.rms(out[(2 * 4800)..<(2 * 24000)])
+        let after = Self.rms(out[(2 * 25012)..<(2 * 47012)])
+        #expect(abs(20 * log10(before / Self.sineRMS) - -6) < 0.01, "\(before)")
+        #expect(abs(20 * log10(after / Self.sineRMS) - -12) < 0.01, "\(after)")
+        let left = stride(from: 2 * 23000, to: 2 * 25000, by: 2).map { out[$0].doubleValue }
+        let steepest = zip(left, left.dropFirst()).map { abs($1 - $0) }.max() ?? 1
+        #expect(steepest < 0.0654 * 0.5012 + 0.0003, "largest step \(steepest) around the join")
     }
 
     @Test func albumModeUsesTheAlbumGainAndFallsBackToTheTracks() throws {
