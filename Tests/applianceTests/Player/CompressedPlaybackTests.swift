@@ -115,6 +115,44 @@ struct CompressedPlaybackTests {
         #expect(out[reference.count..<(reference.count + 2 * 256)].allSatisfy { abs($0.doubleValue) < 1e-6 })
     }
 
+    /// Three MP3 files cut from one sine (lame, whose LAME tag carries the encoder delay and padding) play in
+    /// one queue, track after track with nothing lost or added at the joins: every frame as FFmpeg's gapless
+    /// decode of each file gives it, within 2^-14 of full scale (two decoders' rounding: mpg123's integer
+    /// output against FFmpeg's float decoder).
+    @Test(.enabled(if: CodecParts.mp3, "the MP3 part has not landed"))
+    func threeMP3TracksCutFromOneSinePlayGaplessly() throws {
+        let media = PlayerDirectory()
+        media.makeDirectory("album")
+        let whole = media.file("whole.wav")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "1.5", "sine", "440", "gain", "-6"])
+        // Not on 1152-frame boundaries.
+        let cuts = [(0, 23_000), (23_000, 47_111), (47_111, 72_000)]
+        var reference: [Int32] = []
+        for (index, cut) in cuts.enumerated() {
+            let part = media.file("part\(index).wav")
+            try sox([whole, part, "trim", "\(cut.0)s", "\(cut.1 - cut.0)s"])
+            let mp3 = media.file("album/\(index + 1).mp3")
+            try ReferenceTool.run("lame", ["--quiet", "-V2", part, mp3])
+            let samples = try ReferenceTool.ffmpegSamples(mp3)
+            #expect(samples.count == 2 * (cut.1 - cut.0), "FFmpeg's gapless decode keeps part \(index)'s length")
+            reference += samples
+        }
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.play("album")).outcome == .ok)
+        let out = try player.render(periods: 300)
+        #expect(player.events == ["EVENT transport playing album/1.mp3", "EVENT transport track 1/3 album/1.mp3",
+                                  "EVENT transport track 2/3 album/2.mp3", "EVENT transport track 3/3 album/3.mp3",
+                                  "EVENT transport stopped"])
+        let heard = PlaybackServiceTests.asSox(out.prefix(reference.count))
+        var worst = 0.0, worstAt = 0
+        for i in 0..<reference.count {
+            let difference = abs(Double(heard[i]) - Double(reference[i])) / 2_147_483_648
+            if difference > worst { (worst, worstAt) = (difference, i) }
+        }
+        #expect(worst <= 1.0 / 16384, "largest difference \(worst) at sample \(worstAt) (joins at \(2 * 23_000), \(2 * 47_111))")
+        #expect(out[reference.count..<(reference.count + 2 * 256)].allSatisfy { abs($0.doubleValue) < 1e-6 })
+    }
+
     // MARK: Damage
 
     /// A FLAC file cut short plays up to the damage; the player says so (EVENT error with the decoder's
