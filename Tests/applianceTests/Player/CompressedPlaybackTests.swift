@@ -81,75 +81,58 @@ struct CompressedPlaybackTests {
     /// exactly as many frames as the three files hold, so nothing is lost or added at the joins.
     @Test(.enabled(if: CodecParts.opus, "the Opus part has not landed"))
     func threeOpusTracksCutFromOneSinePlayGaplessly() throws {
-        let media = PlayerDirectory()
-        media.makeDirectory("album")
-        let whole = media.file("whole.wav")
-        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "1", "sine", "440", "gain", "-6"])
-        let cuts = [(0, 13_001), (13_001, 31_337), (31_337, 48_000)]
-        var reference: [Int32] = []
-        for (index, cut) in cuts.enumerated() {
-            let part = media.file("part\(index).wav")
-            try sox([whole, part, "trim", "\(cut.0)s", "\(cut.1 - cut.0)s"])
-            let opus = media.file("album/\(index + 1).opus")
+        try albumCutFromOneSine(seconds: 1, cuts: [13_001, 31_337], fileExtension: "opus", tolerance: 1e-4) { part, opus, media in
             try ReferenceTool.run("opusenc", ["--quiet", "--bitrate", "128", part, opus])
-            let decoded = media.file("decoded\(index).wav")
+            let decoded = media.file("decoded-\(UUID().uuidString).wav")
             try ReferenceTool.run("opusdec", ["--quiet", "--float", "--no-dither", opus, decoded])
-            let samples = try soxSamples(decoded)
-            #expect(samples.count == 2 * (cut.1 - cut.0), "opusdec keeps part \(index)'s length")
-            reference += samples
+            return try soxSamples(decoded)
         }
-        let player = try Harness(media: media.path)
-        #expect(player.perform(.play("album")).outcome == .ok)
-        let out = try player.render(periods: 200)
-        #expect(player.events == ["EVENT transport playing album/1.opus", "EVENT transport track 1/3 album/1.opus",
-                                  "EVENT transport track 2/3 album/2.opus", "EVENT transport track 3/3 album/3.opus",
-                                  "EVENT transport stopped"])
-        let heard = PlaybackServiceTests.asSox(out.prefix(reference.count))
-        var worst = 0.0, worstAt = 0
-        for i in 0..<reference.count {
-            let difference = abs(Double(heard[i]) - Double(reference[i])) / 2_147_483_648
-            if difference > worst { (worst, worstAt) = (difference, i) }
-        }
-        #expect(worst < 1e-4, "largest difference \(worst) at sample \(worstAt) (joins at \(2 * 13_001), \(2 * 31_337))")
-        // After the last frame: silence (the queue ended; nothing was added).
-        #expect(out[reference.count..<(reference.count + 2 * 256)].allSatisfy { abs($0.doubleValue) < 1e-6 })
     }
 
     /// Three MP3 files cut from one sine (lame, whose LAME tag carries the encoder delay and padding) play in
     /// one queue, track after track with nothing lost or added at the joins: every frame as FFmpeg's gapless
     /// decode of each file gives it, within 2^-14 of full scale (two decoders' rounding: mpg123's integer
-    /// output against FFmpeg's float decoder).
+    /// output against FFmpeg's float decoder). The cuts are not on 1152-frame boundaries.
     @Test(.enabled(if: CodecParts.mp3, "the MP3 part has not landed"))
     func threeMP3TracksCutFromOneSinePlayGaplessly() throws {
+        try albumCutFromOneSine(seconds: 1.5, cuts: [23_000, 47_111], fileExtension: "mp3", tolerance: 1.0 / 16384) { part, mp3, _ in
+            try ReferenceTool.run("lame", ["--quiet", "-V2", part, mp3])
+            return try ReferenceTool.ffmpegSamples(mp3)
+        }
+    }
+
+    /// A 48 kHz stereo sine of `seconds` cut at `cuts` into three tracks, each encoded by `encode` (part WAV,
+    /// output path, media directory), which returns the reference decoder's samples of it; the album played
+    /// through one queue must be those samples one after the other within `tolerance` of full scale, exactly
+    /// as long, and silent after.
+    func albumCutFromOneSine(seconds: Double, cuts: [Int], fileExtension: String, tolerance: Double,
+                             encode: (String, String, PlayerDirectory) throws -> [Int32]) throws {
         let media = PlayerDirectory()
         media.makeDirectory("album")
         let whole = media.file("whole.wav")
-        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "1.5", "sine", "440", "gain", "-6"])
-        // Not on 1152-frame boundaries.
-        let cuts = [(0, 23_000), (23_000, 47_111), (47_111, 72_000)]
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "\(seconds)", "sine", "440", "gain", "-6"])
+        let edges = [0] + cuts + [Int(seconds * 48000)]
         var reference: [Int32] = []
-        for (index, cut) in cuts.enumerated() {
+        for index in 0..<(edges.count - 1) {
             let part = media.file("part\(index).wav")
-            try sox([whole, part, "trim", "\(cut.0)s", "\(cut.1 - cut.0)s"])
-            let mp3 = media.file("album/\(index + 1).mp3")
-            try ReferenceTool.run("lame", ["--quiet", "-V2", part, mp3])
-            let samples = try ReferenceTool.ffmpegSamples(mp3)
-            #expect(samples.count == 2 * (cut.1 - cut.0), "FFmpeg's gapless decode keeps part \(index)'s length")
+            try sox([whole, part, "trim", "\(edges[index])s", "\(edges[index + 1] - edges[index])s"])
+            let samples = try encode(part, media.file("album/\(index + 1).\(fileExtension)"), media)
+            #expect(samples.count == 2 * (edges[index + 1] - edges[index]), "the reference decode keeps part \(index)'s length")
             reference += samples
         }
         let player = try Harness(media: media.path)
         #expect(player.perform(.play("album")).outcome == .ok)
-        let out = try player.render(periods: 300)
-        #expect(player.events == ["EVENT transport playing album/1.mp3", "EVENT transport track 1/3 album/1.mp3",
-                                  "EVENT transport track 2/3 album/2.mp3", "EVENT transport track 3/3 album/3.mp3",
-                                  "EVENT transport stopped"])
+        let out = try player.render(periods: Int(seconds * 48000) / 256 + 30)
+        let tracks = (1...3).map { "EVENT transport track \($0)/3 album/\($0).\(fileExtension)" }
+        #expect(player.events == ["EVENT transport playing album/1.\(fileExtension)"] + tracks + ["EVENT transport stopped"])
         let heard = PlaybackServiceTests.asSox(out.prefix(reference.count))
         var worst = 0.0, worstAt = 0
         for i in 0..<reference.count {
             let difference = abs(Double(heard[i]) - Double(reference[i])) / 2_147_483_648
             if difference > worst { (worst, worstAt) = (difference, i) }
         }
-        #expect(worst <= 1.0 / 16384, "largest difference \(worst) at sample \(worstAt) (joins at \(2 * 23_000), \(2 * 47_111))")
+        #expect(worst <= tolerance, "largest difference \(worst) at sample \(worstAt) (joins at frames \(cuts))")
+        // After the last frame: silence (the queue ended; nothing was added).
         #expect(out[reference.count..<(reference.count + 2 * 256)].allSatisfy { abs($0.doubleValue) < 1e-6 })
     }
 

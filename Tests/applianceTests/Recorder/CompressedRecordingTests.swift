@@ -110,15 +110,9 @@ struct CompressedRecordingTests {
         #expect(harness.service.perform(.start(RecordOptions(container: "flac"))).outcome == .ok)
         // 1.5 s: past the 1 s commit.
         try harness.periods(150)
+        let copy = try harness.copyCutByPowerLoss("\(Self.take).flac", losing: 100)   // inside the last frame
         let cut = harness.directory + "/cut"
-        try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: true)
-        let copy = "\(cut)/\(Self.take).flac"
-        try FileManager.default.copyItem(atPath: harness.file("\(Self.take).flac"), toPath: copy)
         _ = harness.service.stopRecording()
-        let size = try #require(FileStatus.of(copy)).size
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: copy))
-        try handle.truncate(atOffset: UInt64(size - 100))     // inside the last frame
-        try handle.close()
         let lines = RecordingRecovery.run(directory: cut)
         #expect(lines.count == 1 && lines.first?.hasPrefix("recovered \(Self.take).flac: ") == true, "\(lines)")
         let decoded = harness.file("decoded.wav")
