@@ -75,10 +75,10 @@ enum AudioFileKind: String, Hashable, Sendable, CaseIterable {
 
     /// Bytes a frame takes on disk at most, for splitting by size and the space check: the PCM size for the
     /// lossless codecs (their worst case, noise, barely compresses), the bit rate for Opus.
-    func bytesPerFrame(rate: Double, channels: Int, bits: Int, bitRate: Int?) -> Int {
+    func bytesPerFrame(rate: Double, channels: Int, bits: Int, bitRate: Int?) -> Double {
         switch self {
-        case .wav, .caf, .aiff, .flac, .alac: channels * bits / 8
-        case .opus: max(1, Int((Double(bitRate ?? Self.opusDefaultBitRate(channels: channels)) / 8 / rate).rounded(.up)))
+        case .wav, .caf, .aiff, .flac, .alac: Double(channels * bits / 8)
+        case .opus: Double(bitRate ?? Self.opusDefaultBitRate(channels: channels)) / 8 / rate
         }
     }
 

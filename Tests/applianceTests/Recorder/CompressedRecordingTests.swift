@@ -24,6 +24,33 @@ struct CompressedRecordingTests {
         return harness
     }
 
+    /// What each format resolves to: container, extension, data format, encoder settings, and the size a
+    /// frame is reckoned at for --split-mb (PCM's for the lossless codecs, their worst case; the bit rate's
+    /// share for Opus: 64,000 b/s / 8 / 48,000 = 1/6 byte, so 1 MB holds 6,000,000 frames, 125 s).
+    @Test func eachFormatResolvesToItsContainerAndFrameSize() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        let (flacPlan, flac) = try harness.service.resolve(RecordOptions(container: "flac", splitBytes: 1_000_000))
+        #expect(flac.type == .flac && flac.names.fileExtension == "flac")
+        #expect(flac.fileFormat == .compressed(.flac, sampleRate: 48_000, channels: 2, bitsPerChannel: 24))
+        #expect(flacPlan.splitFrames == 166_666)   // 10^6 bytes / 6 bytes (24-bit stereo), whole frames
+        let (opusPlan, opus) = try harness.service.resolve(RecordOptions(container: "opus", splitBytes: 1_000_000, bitRate: 64_000))
+        #expect(opus.type == .ogg && opus.names.fileExtension == "opus" && opus.encoder.bitRate == 64_000)
+        #expect(opus.fileFormat.formatID == .opus)
+        #expect(opusPlan.splitFrames == 6_000_000)
+        let (_, alac) = try harness.service.resolve(RecordOptions(container: "alac", bits: 16))
+        #expect(alac.type == .caf && alac.names.fileExtension == "caf")
+        #expect(alac.fileFormat == .compressed(.appleLossless, sampleRate: 48_000, channels: 2, bitsPerChannel: 16))
+        // The settings file's format and bit rate are the defaults when `record` names none.
+        var saved = ApplianceSettings()
+        saved.recording.container = "opus"
+        saved.recording.bitRate = 32_000
+        let configured = try RecorderHarness(settings: saved)
+        defer { configured.removeDirectory() }
+        let (_, byDefault) = try configured.service.resolve(RecordOptions())
+        #expect(byDefault.type == .ogg && byDefault.encoder.bitRate == 32_000)
+    }
+
     /// 2 s at 48 kHz = 96,000 frames = 200 periods of 480; three more show nothing past the limit is kept.
     @Test(.enabled(if: CodecParts.flac, "the FLAC part has not landed"))
     func aFLACTakeIsBitExactToTheSignal() throws {
