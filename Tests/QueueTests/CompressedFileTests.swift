@@ -231,4 +231,26 @@ import Testing
         #expect(ReferenceTool.firstDifference(decoded, Array(signal.prefix(decoded.count))) == nil)
         #expect(try AudioFile.open(path: path).frameCount == report.frameCount)
     }
+
+    @Test("create + write + close Apple Lossless in CAF and M4A, then ffmpeg and AudioFile read back bit for bit",
+          .enabled(if: CodecParts.ffmpeg, "the ffmpeg part (libavformat, libavcodec) has not landed yet"))
+    func alacRoundTrip() throws {
+        let dir = TemporaryDirectory()
+        let signal = testSignal(frames: 30_000, channels: 2).map(\.int16)
+        for (type, name) in [(AudioFileType.caf, "take.caf"), (.m4a, "take.m4a")] {
+            let path = dir.file(name)
+            let file = try AudioFile.create(path: path, type: type,
+                                            format: .compressed(.appleLossless, sampleRate: 44100, channels: 2, framesPerPacket: 4096, bitsPerChannel: 16),
+                                            options: AudioFileWriteOptions(replaceAtomically: true))
+            try signal.map { Fixed824(int16: $0) }.withUnsafeBufferPointer { try file.writeFrames($0) }
+            try file.close()
+            // ffmpeg's ALAC decoder is the reference; a 16-bit value v reads as v << 16 in its s32 output.
+            let decoded = try ReferenceTool.ffmpegSamples(path).map { Int16(truncatingIfNeeded: $0 >> 16) }
+            #expect(decoded.count == signal.count, "\(name)")
+            #expect(ReferenceTool.firstDifference(decoded, signal) == nil, "\(name)")
+            let reopened = try AudioFile.open(path: path)
+            #expect(reopened.dataFormat.formatID == .appleLossless && reopened.frameCount == 30_000, "\(name)")
+            #expect(ReferenceTool.firstDifference(try readAll16(reopened), signal) == nil, "\(name)")
+        }
+    }
 }
