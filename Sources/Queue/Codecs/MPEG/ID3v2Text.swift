@@ -67,8 +67,9 @@ enum ID3v2Text {
             var units = bytes
             if encoding == 1, units.count >= 2, units[0] == 0xFF, units[1] == 0xFE { littleEndian = true; units.removeFirst(2) }
             else if encoding == 1, units.count >= 2, units[0] == 0xFE, units[1] == 0xFF { units.removeFirst(2) }
-            let codeUnits = stride(from: 0, to: units.count - 1, by: 2).map {
-                littleEndian ? UInt16(units[$0]) | UInt16(units[$0 + 1]) << 8 : UInt16(units[$0]) << 8 | UInt16(units[$0 + 1])
+            let codeUnits = stride(from: 0, to: units.count - 1, by: 2).map { (i: Int) -> UInt16 in
+                let first = UInt16(units[i]), second = UInt16(units[i + 1])
+                return littleEndian ? first | second << 8 : first << 8 | second
             }
             return String(decoding: codeUnits, as: UTF16.self)
         case 3: return String(decoding: bytes, as: UTF8.self)
