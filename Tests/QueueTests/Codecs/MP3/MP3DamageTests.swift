@@ -1,0 +1,66 @@
+import Codec8_24
+import Foundation
+import TestSupport
+import Testing
+@testable import Queue
+
+/// Cut and corrupted MP3s: the audio up to the damage, then one clear error; never a crash.
+@Suite struct MP3DamageTests {
+    static func cbr(_ directory: TemporaryDirectory, frames: Int = 57330) throws -> (path: String, bytes: Data) {
+        let mp3 = try MP3Fixtures.lameSine(directory, frames: frames, ["-b", "128"])
+        return (mp3, try Data(contentsOf: URL(fileURLWithPath: mp3)))
+    }
+
+    @Test func truncatedFilePlaysToTheCutThenSaysSo() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.cbr(directory)
+        let cut = directory.file("cut.mp3")
+        try bytes.prefix(12000).write(to: URL(fileURLWithPath: cut))
+        let reader = try MP3Fixtures.open(cut)
+        #expect(reader.info.frameCount == 57330)   // the LAME tag's promise: the length of the whole file
+        let (samples, error) = MP3Fixtures.decode(reader)
+        #expect(error?.kind == .truncated)
+        #expect(error?.description.contains("cut.mp3") == true)
+        // 128 kbit/s at 44.1 kHz: 417.96 bytes per 1152-sample frame, so 12000 bytes hold about 28 frames
+        // (ISO/IEC 11172-3 frame length); all but the incomplete last are played.
+        #expect(samples.count / 2 > 25 * 1152 - 576 - 529)
+        // What was played is what FFmpeg decodes from the same cut file.
+        let reference = try MP3Fixtures.ffmpeg824(cut)
+        let common = min(samples.count, reference.count) - 2 * 1152
+        #expect(MP3Fixtures.largestDifference(Array(samples.prefix(common)), Array(reference.prefix(common))) <= MP3FileReaderTests.tolerance)
+    }
+
+    @Test func garbageInTheMiddleIsSkippedAndReported() throws {
+        let directory = TemporaryDirectory()
+        let (path, bytes) = try Self.cbr(directory)
+        var damaged = bytes
+        var noise = NoiseGenerator(seed: 14)
+        for i in 8000..<11000 { damaged[i] = UInt8(truncatingIfNeeded: noise.next()) }
+        let bad = directory.file("garbage.mp3")
+        try damaged.write(to: URL(fileURLWithPath: bad))
+        let reader = try MP3Fixtures.open(bad)
+        #expect(reader.info.frameCount == 57330)   // the LAME tag's promise
+        let (samples, error) = MP3Fixtures.decode(reader)
+        #expect(error?.kind == .malformed)
+        #expect(error?.description.contains("garbage.mp3") == true)
+        // Before the damage (byte 8000 of 22 kB: about frame 17 of 51), the intact file's audio.
+        let intact = try MP3Fixtures.ffmpeg824(path)
+        let before = 2 * 12 * 1152
+        #expect(samples.count > before)
+        #expect(MP3Fixtures.largestDifference(Array(samples.prefix(before)), Array(intact.prefix(before))) <= MP3FileReaderTests.tolerance)
+    }
+
+    @Test func notMPEGAudioIsRefusedWithOneError() throws {
+        let directory = TemporaryDirectory()
+        // An ID3v2 header (synchsafe size 20) followed by noise: no frame to find.
+        var bytes: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 20] + [UInt8](repeating: 0, count: 20)
+        var noise = NoiseGenerator(seed: 3)
+        bytes += (0..<5000).map { _ in UInt8(truncatingIfNeeded: noise.next() % 255) }
+        let path = directory.file("noise.mp3")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: AudioFileError.self) { _ = try MP3Fixtures.open(path) }
+        let empty = directory.file("empty.mp3")
+        try Data(bytes.prefix(30)).write(to: URL(fileURLWithPath: empty))
+        #expect(throws: AudioFileError.self) { _ = try MP3Fixtures.open(empty) }
+    }
+}
