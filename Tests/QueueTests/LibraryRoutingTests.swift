@@ -167,7 +167,7 @@ final class RawWriter: CompressedFileWriter {
 
         // Packets of a library codec are the library's: refused with what to do instead.
         var bytes = [UInt8](repeating: 0, count: 4096)
-        let error = #expect(throws: AudioFileError.self) {
+        let error = thrownAudioFileError {
             _ = try bytes.withUnsafeMutableBytes { try file.readPackets(start: 0, count: 1, into: $0) }
         }
         #expect(error?.kind == .unsupported)
@@ -185,7 +185,7 @@ final class RawWriter: CompressedFileWriter {
         var buffer = [Fixed824](repeating: .zero, count: 8000 * 2)
         let got = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) }
         #expect(got == 3000)
-        let error = #expect(throws: AudioFileError.self) { _ = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) } }
+        let error = thrownAudioFileError { _ = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) } }
         #expect(error?.kind == .truncated)
         #expect(error?.description.hasPrefix(path) == true)
         #expect(error?.description.contains("frame 3000") == true)
@@ -196,7 +196,7 @@ final class RawWriter: CompressedFileWriter {
         let dir = TemporaryDirectory()
         let path = dir.file("garbage.mp3")
         try write(Array("this is not audio at all, just text".utf8), to: path)
-        let error = #expect(throws: AudioFileError.self) { _ = try AudioFile.open(path: path) }
+        let error = thrownAudioFileError { _ = try AudioFile.open(path: path) }
         #expect(error?.kind == .notAudioFile)
         #expect(error?.description.hasPrefix(path) == true)
         #expect(error?.description.contains("\n") == false)
@@ -230,10 +230,10 @@ final class RawWriter: CompressedFileWriter {
         try write(cafHeader(formatID: "aac ", flags: 2, framesPerPacket: 1024, dataBytes: 8), to: aacPath)
         #expect(try openRouted(aacPath).1 == .caf)
         // Their packets vary in size: not repaired or streamed by the PCM code, each refused in one line.
-        let repair = #expect(throws: AudioFileError.self) { _ = try AudioFile.repair(path: path) }
+        let repair = thrownAudioFileError { _ = try AudioFile.repair(path: path) }
         #expect(repair?.kind == .unsupported)
         let stream = AudioFileStream(onProperty: { _ in }, onPackets: { _, _ in })
-        let streamed = #expect(throws: AudioFileError.self) { try stream.parse(cafHeader(formatID: "alac", flags: 1, framesPerPacket: 4096, dataBytes: 8)) }
+        let streamed = thrownAudioFileError { try stream.parse(cafHeader(formatID: "alac", flags: 1, framesPerPacket: 4096, dataBytes: 8)) }
         #expect(streamed?.kind == .unsupported)
     }
 
@@ -251,7 +251,7 @@ final class RawWriter: CompressedFileWriter {
             try frames.withUnsafeBufferPointer { try file.writeFrames($0) }
             #expect(file.frameCount == 300)
             #expect(!FileManager.default.fileExists(atPath: path))
-            let error = #expect(throws: AudioFileError.self) {
+            let error = thrownAudioFileError {
                 _ = try [UInt8](repeating: 0, count: 8).withUnsafeBytes { try file.writePackets($0, packetCount: 1) }
             }
             #expect(error?.kind == .unsupported)
@@ -279,12 +279,12 @@ final class RawWriter: CompressedFileWriter {
     @Test("create refuses containers and codecs no library here writes, in one line")
     func createRefusals() throws {
         let dir = TemporaryDirectory()
-        let mp3 = #expect(throws: AudioFileError.self) {
+        let mp3 = thrownAudioFileError {
             _ = try AudioFile.create(path: dir.file("x.mp3"), type: .mp3, format: .compressed(.mpegLayer3, sampleRate: 44100, channels: 2, framesPerPacket: 1152))
         }
         #expect(mp3?.kind == .unsupported)
         #expect(mp3?.description.contains("read here, not written") == true)
-        let wavFLAC = #expect(throws: AudioFileError.self) {
+        let wavFLAC = thrownAudioFileError {
             _ = try AudioFile.create(path: dir.file("x.wav"), type: .wave, format: .compressed(.flac, sampleRate: 44100, channels: 2, bitsPerChannel: 16))
         }
         #expect(wavFLAC?.kind == .incompatibleFormat)
@@ -294,7 +294,7 @@ final class RawWriter: CompressedFileWriter {
     @Test("MP4 cannot be streamed: one clear .unsupported")
     func mp4Stream() throws {
         let stream = AudioFileStream(onProperty: { _ in }, onPackets: { _, _ in })
-        let error = #expect(throws: AudioFileError.self) { try stream.parse([0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [UInt8](repeating: 0, count: 20)) }
+        let error = thrownAudioFileError { try stream.parse([0, 0, 0, 0x20] + Array("ftypM4A ".utf8) + [UInt8](repeating: 0, count: 20)) }
         #expect(error?.kind == .unsupported)
         #expect(error?.description.contains("open it as a file") == true)
     }
@@ -309,7 +309,7 @@ final class RawWriter: CompressedFileWriter {
         }
         #expect(frames == 1)
         #expect(out == [Fixed824(int16: 0x1234), Fixed824(int16: -2)])
-        let short = #expect(throws: AudioFileError.self) {
+        let short = thrownAudioFileError {
             _ = try [UInt8(0)].withUnsafeBytes { packet in try out.withUnsafeMutableBufferPointer { try decoder.decode(packet, into: $0) } }
         }
         #expect(short?.kind == .misuse)

@@ -98,3 +98,17 @@ extension Array where Element == Fixed824 {
     /// As sox's 32-bit samples (8.24 full scale is 1 << 24, sox's 1 << 31).
     var asSox: [Int32] { map { Int32(clamping: Int64($0.raw) << 7) } }
 }
+
+/// The `AudioFileError` `body` throws; records an issue when it throws nothing or something else.
+/// (Swift Testing's `#expect(throws:)` returns the error only from Swift 6.1; the arm build is 6.0.3.)
+func thrownAudioFileError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) -> AudioFileError? {
+    do {
+        try body()
+        Issue.record("expected an AudioFileError, nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as AudioFileError {
+        return error
+    } catch {
+        Issue.record("expected an AudioFileError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

@@ -60,18 +60,9 @@ enum OpusFixture {
         return decoded
     }
 
-    /// The `AudioFileError` `body` throws; records an issue when it throws nothing or something else.
-    /// (Swift Testing's `#expect(throws:)` returns the error only from Swift 6.1; the arm build is 6.0.3.)
+    /// The `AudioFileError` `body` throws (see `thrownAudioFileError`).
     static func thrown(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> AudioFileError? {
-        do {
-            try body()
-            Issue.record("expected an AudioFileError, nothing was thrown", sourceLocation: sourceLocation)
-        } catch let error as AudioFileError {
-            return error
-        } catch {
-            Issue.record("expected an AudioFileError, got \(error)", sourceLocation: sourceLocation)
-        }
-        return nil
+        thrownAudioFileError(sourceLocation: sourceLocation, body)
     }
 
     /// Largest |a - b| in 8.24 units, over the common length.
