@@ -241,6 +241,30 @@ struct CompressedPlaybackTests {
         #expect(steepest < 0.0654 * 0.5012 + 0.0003, "largest step \(steepest) around the join")
     }
 
+    /// `replaygain track` while a tagged file plays: the buffers decoded from then on ramp to -6 dB (those
+    /// already queued, at most `buffersInFlight` x 0.1 s, play out at unity), the setting is kept, and the
+    /// level never steps: sample to sample it moves no more than the sine itself (A 2 pi f / fs = 0.0657 for
+    /// amplitude 0.5 at 1003.7 Hz, a frequency whose phase at the 0.1 s buffer boundaries, 100.37 cycles
+    /// apart, is not near a zero crossing, where a step would hide) plus the ramp's share.
+    @Test func changingTheModeWhilePlayingRampsToTheNewGain() throws {
+        let media = PlayerDirectory()
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "24", media.file("sine.wav"), "synth", "2", "sine", "1003.7", "gain", "-6.0206"])
+        try Self.flac(media.file("sine.wav"), media.file("sine.flac"), tags: ["REPLAYGAIN_TRACK_GAIN=-6 dB"])
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.play("sine.flac")).outcome == .ok)
+        var out = try player.render(periods: 40)
+        #expect(abs(20 * log10(Self.rms(out[(2 * 4800)..<(2 * 9600)]) / Self.sineRMS)) < 0.01, "unity while off")
+        #expect(player.perform(.replayGain(.mode(.track))) == .ok(["replaygain: track, applied -6.0 dB"]))
+        #expect(player.settings.value.replayGain == .track)
+        out += try player.render(periods: 320)
+        // 0.6 s after the change (past the queued buffers and the ramp), to 1.8 s.
+        let later = Self.rms(out[(2 * (40 * 256 + 28_800))..<(2 * 86_400)])
+        #expect(abs(20 * log10(later / Self.sineRMS) - -6) < 0.01, "\(later)")
+        let left = stride(from: 0, to: 2 * 86_400, by: 2).map { out[$0].doubleValue }
+        let steepest = zip(left.dropFirst(4800), left.dropFirst(4801)).map { abs($1 - $0) }.max() ?? 1
+        #expect(steepest < 0.0657 + 0.001, "largest step \(steepest)")
+    }
+
     @Test func albumModeUsesTheAlbumGainAndFallsBackToTheTracks() throws {
         let both = ["REPLAYGAIN_TRACK_GAIN=-6.00 dB", "REPLAYGAIN_TRACK_PEAK=0.5", "REPLAYGAIN_ALBUM_GAIN=-10.00 dB",
                     "REPLAYGAIN_ALBUM_PEAK=0.6"]

@@ -151,4 +151,22 @@ struct CompressedRecordingTests {
         #expect(ReferenceTool.firstDifference(samples, expectedSamples(0..<frames)) == nil)
         #expect(RecordingRecovery.run(directory: cut).isEmpty, "nothing left to recover")
     }
+
+    /// An Opus take cut by a power loss needs no repair (Ogg pages delimit themselves, RFC 3533): start-up
+    /// recovery reports nothing, and opusdec reads the file to its last complete page, at least the second
+    /// committed before the cut.
+    @Test(.enabled(if: CodecParts.opus, "the Opus part has not landed"))
+    func anOpusTakeCutByAPowerLossPlaysToItsLastPage() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(container: "opus"))).outcome == .ok)
+        try harness.periods(150)
+        let copy = try harness.copyCutByPowerLoss("\(Self.take).opus", losing: 100)
+        _ = harness.service.stopRecording()
+        #expect(RecordingRecovery.run(directory: harness.directory + "/cut").isEmpty)
+        let decoded = harness.file("decoded.wav")
+        try ReferenceTool.run("opusdec", ["--quiet", copy, decoded])
+        let frames = try soxSamples(decoded).count / 2
+        #expect(frames >= 48_000 && frames < 72_000, "\(frames) frames")
+    }
 }
