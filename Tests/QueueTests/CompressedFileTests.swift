@@ -39,8 +39,7 @@ import Testing
     /// As Doubles (full scale 1.0).
     func readAllDoubles(_ file: AudioFile) throws -> [Double] { try readAll(file, \.doubleValue) }
 
-    @Test("a FLAC file named .wav opens as FLAC: ffmpeg's length, flac -d's samples, seeks exact",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("a FLAC file named .wav opens as FLAC: ffmpeg's length, flac -d's samples, seeks exact")
     func flacByContent() throws {
         let dir = TemporaryDirectory()
         let wav = try soxWAV(dir)
@@ -68,8 +67,7 @@ import Testing
         try file.close()
     }
 
-    @Test("create + write + close FLAC, native and Ogg, then flac -d and AudioFile read back bit for bit",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("create + write + close FLAC, native and Ogg, then flac -d and AudioFile read back bit for bit")
     func flacRoundTrip() throws {
         let dir = TemporaryDirectory()
         // 16-bit values of a deterministic signal (the Queue tests' testSignal), the exact source of truth.
@@ -97,8 +95,7 @@ import Testing
         }
     }
 
-    @Test("a FLAC stream in any chunking: packets decoded by AudioPacketDecoder equal flac -d's samples",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("a FLAC stream in any chunking: packets decoded by AudioPacketDecoder equal flac -d's samples")
     func flacStream() throws {
         let dir = TemporaryDirectory()
         let flac = dir.file("s.flac")
@@ -143,8 +140,7 @@ import Testing
         return (encoded, try AudioFile.open(path: disguised))
     }
 
-    @Test("an Opus file named .mp3 opens as Opus: ffmpeg's length exactly, its samples within -50 dB, seeks too",
-          .enabled(if: CodecParts.opus, "the opus part (libopusfile) has not landed yet"))
+    @Test("an Opus file named .mp3 opens as Opus: ffmpeg's length exactly, its samples within -50 dB, seeks too")
     func opusByContent() throws {
         let dir = TemporaryDirectory()
         let (opus, file) = try encodedAndDisguised(dir, rate: 48000, as: "mp3") { ["opusenc", "--quiet", "--bitrate", "160", $0, $1 + ".opus"] }
@@ -179,8 +175,7 @@ import Testing
         }
     }
 
-    @Test("an MP3 named .flac opens as MP3: ffmpeg's gapless length, its samples within 2^-14, seeks exact",
-          .enabled(if: CodecParts.mp3, "the mp3 part (libmpg123) has not landed yet"))
+    @Test("an MP3 named .flac opens as MP3: ffmpeg's gapless length, its samples within 2^-14, seeks exact")
     func mp3ByContent() throws {
         let dir = TemporaryDirectory()
         let (mp3, file) = try encodedAndDisguised(dir, rate: 44100, as: "flac") { ["lame", "--quiet", "-b", "192", $0, $1 + ".mp3"] }
@@ -206,8 +201,7 @@ import Testing
         }
     }
 
-    @Test("a FLAC recording cut by a power cut: AudioFile.repair keeps every whole frame, flac -d agrees",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("a FLAC recording cut by a power cut: AudioFile.repair keeps every whole frame, flac -d agrees")
     func flacRepairThroughAudioFile() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("take.flac")
@@ -232,8 +226,7 @@ import Testing
         #expect(try AudioFile.open(path: path).frameCount == report.frameCount)
     }
 
-    @Test("create + write + close Apple Lossless in CAF and M4A, then ffmpeg and AudioFile read back bit for bit",
-          .enabled(if: CodecParts.ffmpeg, "the ffmpeg part (libavformat, libavcodec) has not landed yet"))
+    @Test("create + write + close Apple Lossless in CAF and M4A, then ffmpeg and AudioFile read back bit for bit")
     func alacRoundTrip() throws {
         let dir = TemporaryDirectory()
         let signal = testSignal(frames: 30_000, channels: 2).map(\.int16)

@@ -41,8 +41,7 @@ struct CompressedToolTests {
         }
     }
 
-    @Test("convert WAV to FLAC and back: flac -d gives the source's samples, and so does the WAV made from it",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("convert WAV to FLAC and back: flac -d gives the source's samples, and so does the WAV made from it")
     func wavToFLACAndBack() throws {
         for bits in [16, 24] {
             let wav = try soxWAV("in\(bits).wav", bits: bits)
@@ -68,8 +67,7 @@ struct CompressedToolTests {
         #expect(ReferenceTool.firstDifference(try flacDecoded(oga, bits: 16), try soxInt32s(wav)) == nil)
     }
 
-    @Test("render to FLAC runs the chain: -6.02 dB is half the amplitude in flac -d's decode",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("render to FLAC runs the chain: -6.02 dB is half the amplitude in flac -d's decode")
     func renderToFLAC() throws {
         let wav = try soxWAV("r.wav")
         let flac = directory + "/r.flac"
@@ -82,8 +80,7 @@ struct CompressedToolTests {
         #expect(worst <= 3, "largest difference \(worst)")
     }
 
-    @Test("info on a FLAC made by flac shows codec, format, length, encoder and the tags",
-          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    @Test("info on a FLAC made by flac shows codec, format, length, encoder and the tags")
     func infoOnFLAC() throws {
         let wav = try soxWAV("tagged.wav", rate: 48000)
         let flac = directory + "/tagged.flac"
@@ -106,8 +103,7 @@ struct CompressedToolTests {
         #expect(text.contains("Bit rate:"))
     }
 
-    @Test("convert to Opus says it is lossy; opusdec reads the result, the length kept",
-          .enabled(if: CodecParts.opus, "the opus part (libopusenc, libopusfile) has not landed yet"))
+    @Test("convert to Opus says it is lossy; opusdec reads the result, the length kept")
     func wavToOpus() throws {
         let wav = try soxWAV("o.wav", rate: 48000)
         let opus = directory + "/o.opus"
@@ -119,8 +115,7 @@ struct CompressedToolTests {
         #expect(try appliance(["info", opus]).stdout.contains("Codec:          Opus"))
     }
 
-    @Test("convert MP3 to WAV: ffmpeg's decode within 2 LSB, the same length (LAME delay and padding removed)",
-          .enabled(if: CodecParts.mp3, "the mp3 part (libmpg123) has not landed yet"))
+    @Test("convert MP3 to WAV: ffmpeg's decode within 2 LSB, the same length (LAME delay and padding removed)")
     func mp3ToWAV() throws {
         let wav = try soxWAV("m.wav")
         let mp3 = directory + "/m.mp3"
@@ -137,8 +132,7 @@ struct CompressedToolTests {
         #expect(worst <= 2, "largest difference \(worst) LSB")
     }
 
-    @Test("convert WAV to ALAC in .m4a and in .caf: ffmpeg's decode is the source bit for bit",
-          .enabled(if: CodecParts.ffmpeg, "the ffmpeg part (libavformat, libavcodec) has not landed yet"))
+    @Test("convert WAV to ALAC in .m4a and in .caf: ffmpeg's decode is the source bit for bit")
     func wavToALAC() throws {
         let wav = try soxWAV("a.wav")
         let source = try soxInt32s(wav)

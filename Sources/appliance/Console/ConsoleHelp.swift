@@ -45,7 +45,7 @@ enum ConsoleHelp {
                   + " [--bitrate N] [--seconds N] [--safety] [--vox [DBFS]] [--split-minutes N] [--split-mb N]",
               summary: "record from the selected input into a new dated file",
               details: ["Options left out take the settings' (or the board's) defaults.",
-                        "flac and alac (in CAF) are lossless, 16 or 24 bits (alac does not survive a power cut);",
+                        "flac and alac (in fragmented M4A) are lossless, 16 or 24 bits;",
                         "opus is lossy at --bitrate bits/s",
                         "(6000 to 510000, or 96k; libopusenc's default without it);",
                         "--seconds N stops after N seconds; --safety adds a second track 12 dB lower;",

@@ -32,15 +32,16 @@ struct RecordingNames: Sendable {
 }
 
 /// The formats a take can be written in: linear PCM in WAV, CAF or AIFF; FLAC; Opus in Ogg; Apple Lossless
-/// in CAF (CAF rather than M4A: its header comes first, so what reached the disk stays readable up to the
-/// last commit, where an M4A's index would be missing).
+/// in M4A, written fragmented (a fragment per commit), so a take cut by a power loss plays up to its last
+/// commit; an ALAC CAF would be unreadable (FFmpeg writes its packet table only at the end).
 enum AudioFileKind: String, Hashable, Sendable, CaseIterable {
     case wav, caf, aiff, flac, opus, alac
 
     var fileType: AudioFileType {
         switch self {
         case .wav: .wave
-        case .caf, .alac: .caf
+        case .caf: .caf
+        case .alac: .m4a
         case .aiff: .aiff
         case .flac: .flac
         case .opus: .ogg
@@ -50,7 +51,7 @@ enum AudioFileKind: String, Hashable, Sendable, CaseIterable {
     var fileExtension: String {
         switch self {
         case .wav, .caf, .aiff, .flac, .opus: rawValue
-        case .alac: "caf"
+        case .alac: "m4a"
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// The player with compressed files (decoded off the render thread by DecodingFileFeed), on the real engine
 /// in manual mode: FLAC albums play gaplessly and bit for bit as `flac -d` decodes them, a damaged file plays
 /// to the damage and the player says so and moves on, and ReplayGain sets the level the closed form gives.
-@Suite("Compressed playback", .serialized, .enabled(if: CodecParts.flac, "the FLAC part has not landed"))
+@Suite("Compressed playback", .serialized)
 struct CompressedPlaybackTests {
     typealias Harness = PlaybackServiceTests.Harness
 
@@ -79,7 +79,7 @@ struct CompressedPlaybackTests {
     /// RFC 7845 4.2 and 4.4) play one after the other in one queue: every frame as opusdec decodes each file
     /// (float output, no dither), within 1e-4 of full scale (both libopus; 8.24 quantization is 6e-8), and
     /// exactly as many frames as the three files hold, so nothing is lost or added at the joins.
-    @Test(.enabled(if: CodecParts.opus, "the Opus part has not landed"))
+    @Test
     func threeOpusTracksCutFromOneSinePlayGaplessly() throws {
         try albumCutFromOneSine(seconds: 1, cuts: [13_001, 31_337], fileExtension: "opus", tolerance: 1e-4) { part, opus, media in
             try ReferenceTool.run("opusenc", ["--quiet", "--bitrate", "128", part, opus])
@@ -93,7 +93,7 @@ struct CompressedPlaybackTests {
     /// one queue, track after track with nothing lost or added at the joins: every frame as FFmpeg's gapless
     /// decode of each file gives it, within 2^-14 of full scale (two decoders' rounding: mpg123's integer
     /// output against FFmpeg's float decoder). The cuts are not on 1152-frame boundaries.
-    @Test(.enabled(if: CodecParts.mp3, "the MP3 part has not landed"))
+    @Test
     func threeMP3TracksCutFromOneSinePlayGaplessly() throws {
         try albumCutFromOneSine(seconds: 1.5, cuts: [23_000, 47_111], fileExtension: "mp3", tolerance: 1.0 / 16384) { part, mp3, _ in
             try ReferenceTool.run("lame", ["--quiet", "-V2", part, mp3])

@@ -39,7 +39,7 @@ struct CompressedRecordingTests {
         #expect(opus.fileFormat.formatID == .opus)
         #expect(opusPlan.splitFrames == 6_000_000)
         let (_, alac) = try harness.service.resolve(RecordOptions(container: "alac", bits: 16))
-        #expect(alac.type == .caf && alac.names.fileExtension == "caf")
+        #expect(alac.type == .m4a && alac.names.fileExtension == "m4a")
         #expect(alac.fileFormat == .compressed(.appleLossless, sampleRate: 48_000, channels: 2, bitsPerChannel: 16))
         // The settings file's format and bit rate are the defaults when `record` names none.
         var saved = ApplianceSettings()
@@ -52,7 +52,7 @@ struct CompressedRecordingTests {
     }
 
     /// 2 s at 48 kHz = 96,000 frames = 200 periods of 480; three more show nothing past the limit is kept.
-    @Test(.enabled(if: CodecParts.flac, "the FLAC part has not landed"))
+    @Test
     func aFLACTakeIsBitExactToTheSignal() throws {
         let harness = try Self.record(RecordOptions(container: "flac", seconds: 2), periods: 203)
         defer { harness.removeDirectory() }
@@ -69,7 +69,7 @@ struct CompressedRecordingTests {
         #expect(harness.eventLines.last == "EVENT record stopped \(Self.take) 2.0")
     }
 
-    @Test(.enabled(if: CodecParts.flac, "the FLAC part has not landed"))
+    @Test
     func aSixteenBitFLACTakeWithItsSafetyTrack() throws {
         let harness = try Self.record(RecordOptions(container: "flac", bits: 16, seconds: 0.5, safetyTrack: true), periods: 53)
         defer { harness.removeDirectory() }
@@ -87,7 +87,7 @@ struct CompressedRecordingTests {
     /// Opus is lossy: the frame count is exact (opusdec trims the pre-skip and the end padding, RFC 7845
     /// 4.2 and 4.4) and the decoded sine is within -30 dB of the signal (error RMS over signal RMS; a 1 kHz
     /// sine at 64 kb/s and up is coded far better than that).
-    @Test(.enabled(if: CodecParts.opus, "the Opus part has not landed"))
+    @Test
     func anOpusTakeAtTheChosenBitRateDecodesCloseToTheSignal() throws {
         let harness = try Self.record(RecordOptions(container: "opus", seconds: 2, bitRate: 96_000), periods: 203)
         defer { harness.removeDirectory() }
@@ -115,13 +115,13 @@ struct CompressedRecordingTests {
         }
     }
 
-    @Test(.enabled(if: CodecParts.ffmpeg, "the FFmpeg part has not landed"))
+    @Test
     func anAppleLosslessTakeIsBitExactToTheSignal() throws {
         let harness = try Self.record(RecordOptions(container: "alac", seconds: 2), periods: 203)
         defer { harness.removeDirectory() }
-        #expect(harness.files == ["\(Self.take).caf"])
+        #expect(harness.files == ["\(Self.take).m4a"])
         // ffmpeg decodes ALAC to S32 (a 24-bit sample v as v << 8, as sox reads a 24-bit WAV).
-        let samples = try ReferenceTool.ffmpegSamples(harness.file("\(Self.take).caf"))
+        let samples = try ReferenceTool.ffmpegSamples(harness.file("\(Self.take).m4a"))
         #expect(samples.count == 2 * 96_000)
         #expect(ReferenceTool.firstDifference(samples, expectedSamples(0..<96_000)) == nil)
     }
@@ -130,7 +130,7 @@ struct CompressedRecordingTests {
     /// repaired at start-up to its last complete frame: `flac -d` then reads it without an error, every
     /// sample equal to the signal's, and no more than the frame in progress (plus what followed the last
     /// commit) is lost.
-    @Test(.enabled(if: CodecParts.flac, "the FLAC part has not landed"))
+    @Test
     func aFLACTakeCutByAPowerLossIsRecovered() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
@@ -152,10 +152,33 @@ struct CompressedRecordingTests {
         #expect(RecordingRecovery.run(directory: cut).isEmpty, "nothing left to recover")
     }
 
+    /// An Apple Lossless take cut by a power loss needs no repair: it is written as fragmented M4A (ISO/IEC
+    /// 14496-12 movie fragments, one per commit), so ffmpeg reads the cut file to its last complete fragment,
+    /// at least the second committed before the cut, every sample equal to the signal's.
+    @Test
+    func anAppleLosslessTakeCutByAPowerLossPlaysToItsLastCommit() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions(container: "alac"))).outcome == .ok)
+        try harness.periods(150)
+        let copy = try harness.copyCutByPowerLoss("\(Self.take).m4a", losing: 100)
+        _ = harness.service.stopRecording()
+        #expect(RecordingRecovery.run(directory: harness.directory + "/cut").isEmpty)
+        let samples = try ReferenceTool.ffmpegSamples(copy)
+        let frames = Int64(samples.count / 2)
+        // The committed second (48,000 frames) less at most two ALAC packets of 4,096 frames (FFmpeg's alac
+        // encoder default): the one being filled at the commit and the one the encoder still held.
+        #expect(frames >= 48_000 - 2 * 4_096 && frames < 72_000, "\(frames) frames kept")
+        #expect(ReferenceTool.firstDifference(samples, expectedSamples(0..<frames)) == nil)
+        // And the appliance itself opens it (the player, `info`).
+        let file = try AudioFile.open(path: copy)
+        #expect(file.frameCount == frames)
+    }
+
     /// An Opus take cut by a power loss needs no repair (Ogg pages delimit themselves, RFC 3533): start-up
     /// recovery reports nothing, and opusdec reads the file to its last complete page, at least the second
     /// committed before the cut.
-    @Test(.enabled(if: CodecParts.opus, "the Opus part has not landed"))
+    @Test
     func anOpusTakeCutByAPowerLossPlaysToItsLastPage() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
