@@ -5,7 +5,9 @@ The source is one minute of stereo 44.1 kHz music-like signal (sox: two sines an
 tools encode it to FLAC (flac -5), MP3 (lame -V2), Opus (opusenc 128 kb/s), AAC (ffmpeg aac 192 kb/s, M4A) and
 Apple Lossless (ffmpeg alac, M4A). Each file is then decoded to a 16-bit WAV by the appliance and by ffmpeg,
 alternating appliance, ffmpeg, appliance, ... for ROUNDS rounds. Both do the same work: open, decode every frame,
-write a WAV. Figures are medians; CPU is the child's user+sys (wait4), so a busy machine shows in wall time only.
+write a WAV. Figures are medians; CPU is the child's user+sys and peak RSS its ru_maxrss (wait4, what
+/usr/bin/time -v reports), so a busy machine shows in wall time only. Opus decodes to 48 kHz (2,880,000 frames)
+in both; frames/s counts the 44.1 kHz source's frames for every format, so rows compare with each other.
 
 Usage: Benchmarks/codecs/decode.py [ROUNDS] [APPLIANCE]
 """
@@ -20,14 +22,14 @@ for tool in ("sox", "flac", "lame", "opusenc", "ffmpeg"):
 
 
 def timed(args):
-    """Wall seconds and child CPU seconds (user + sys) of one run."""
+    """Wall seconds, child CPU seconds (user + sys) and peak resident MiB of one run."""
     t0 = time.perf_counter()
     p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:
         raise RuntimeError("%s failed: %s" % (" ".join(args), p.stderr.read().decode()))
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def median(values):
@@ -49,8 +51,8 @@ try:
         "ALAC (ffmpeg alac, M4A)": ("music-alac.m4a", ["ffmpeg", "-v", "error", "-y", "-i", source, "-c:a", "alac", "{out}"]),
     }
     print(f"{rounds} rounds each, alternating; one minute of stereo 44.1 kHz ({frames} frames); medians\n")
-    print("| format | appliance wall | appliance CPU | appliance frames/s (wall) | ffmpeg wall | ffmpeg CPU | ffmpeg frames/s (wall) | CPU ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| format | appliance wall | appliance CPU | appliance frames/s (CPU) | appliance peak RSS | ffmpeg wall | ffmpeg CPU | ffmpeg frames/s (CPU) | ffmpeg peak RSS | CPU ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, (file, encode) in files.items():
         path = os.path.join(work, file)
         subprocess.run([a.replace("{out}", path) for a in encode], check=True)
@@ -59,9 +61,9 @@ try:
         for _ in range(rounds):
             ours.append(timed([appliance, "convert", path, out, "--data-format", "s16"]))
             theirs.append(timed(["ffmpeg", "-v", "error", "-nostdin", "-y", "-i", path, "-c:a", "pcm_s16le", out]))
-        ow, oc = median([w for w, _ in ours]), median([c for _, c in ours])
-        tw, tc = median([w for w, _ in theirs]), median([c for _, c in theirs])
-        print(f"| {name} | {ow:.3f} s | {oc:.3f} s | {frames / ow / 1e6:.1f} M | {tw:.3f} s | {tc:.3f} s | "
-              f"{frames / tw / 1e6:.1f} M | {oc / tc:.2f} |")
+        ow, oc, om = (median([r[i] for r in ours]) for i in range(3))
+        tw, tc, tm = (median([r[i] for r in theirs]) for i in range(3))
+        print(f"| {name} | {ow:.3f} s | {oc:.3f} s | {frames / oc / 1e6:.1f} M | {om:.0f} MiB | {tw:.3f} s | {tc:.3f} s | "
+              f"{frames / tc / 1e6:.1f} M | {tm:.0f} MiB | {oc / tc:.2f} |")
 finally:
     shutil.rmtree(work)
