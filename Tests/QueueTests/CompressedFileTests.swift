@@ -67,6 +67,29 @@ import Testing
         try file.close()
     }
 
+    /// Taggers put ID3v2 tags in front of FLAC files too; libFLAC and the flac tool skip them (flac(1)), so the
+    /// file must open as FLAC, not be taken for an MP3 by its "ID3" magic.
+    @Test("a FLAC file behind an ID3v2 tag opens as FLAC, with flac -d's samples")
+    func flacBehindAnID3Tag() throws {
+        let dir = TemporaryDirectory()
+        let wav = try soxWAV(dir)
+        let flac = dir.file("encoded.flac")
+        try ReferenceTool.run("flac", ["-s", "-f", "-o", flac, wav])
+        // ID3v2.3 (id3.org, sections 3.1 and 4.2): header "ID3" 3.0, no flags, synchsafe size; one TIT2 frame.
+        let text = Array("Tagged".utf8)
+        let frame = Array("TIT2".utf8) + [0, 0, 0, UInt8(text.count + 1), 0, 0, 0] + text
+        let tag = Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame
+        let tagged = dir.file("tagged.flac")
+        try Data(tag + Array(try Data(contentsOf: URL(fileURLWithPath: flac)))).write(to: URL(fileURLWithPath: tagged))
+        let file = try AudioFile.open(path: tagged)
+        #expect(file.fileType == .flac)
+        let reference = try flacDecoded16(tagged)   // flac -d of the tagged file: it skips the tag itself
+        let all = try readAll16(file)
+        #expect(all.count == reference.count && all.count > 0)
+        #expect(ReferenceTool.firstDifference(all, reference) == nil)
+        try file.close()
+    }
+
     @Test("create + write + close FLAC, native and Ogg, then flac -d and AudioFile read back bit for bit")
     func flacRoundTrip() throws {
         let dir = TemporaryDirectory()

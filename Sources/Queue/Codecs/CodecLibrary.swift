@@ -21,6 +21,19 @@ enum CodecLibrary {
         return nil
     }
 
+    /// `sniff`, looking past an ID3v2 tag in front (ID3v2.4.0 section 3.1), which taggers put on FLAC and ADTS
+    /// files too (libFLAC and FFmpeg skip it): the bytes after the tag decide, MP3 when they say nothing else.
+    /// `read(offset, count)` fetches bytes of the file beyond `head`.
+    static func sniff(_ head: [UInt8], reading read: (Int64, Int) throws -> [UInt8]) rethrows -> AudioFileType? {
+        guard let tag = ID3v2Header(head) else { return sniff(head) }
+        let after = try read(Int64(tag.totalLength), 4)
+        switch sniff(after) {
+        case .flac: return .flac
+        case .adts: return .adts
+        default: return .mp3
+        }
+    }
+
     /// What an Ogg file's first packet says it carries (RFC 7845 "OpusHead"; the Ogg FLAC mapping's
     /// 0x7F "FLAC"), or nil.
     static func oggCodec(_ head: [UInt8]) -> AudioFormatID? {

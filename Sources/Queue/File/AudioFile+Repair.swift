@@ -27,7 +27,8 @@ extension AudioFile {
     public static func repair(path: String, typeHint: AudioFileType? = nil) throws -> AudioFileRepairReport {
         let file = try FileDescriptor.open(path, writable: true)
         do {
-            if let type = CodecLibrary.sniff(try file.read(count: CodecLibrary.sniffBytes, at: 0)) {
+            let head = try file.read(count: CodecLibrary.sniffBytes, at: 0)
+            if let type = try CodecLibrary.sniff(head, reading: { try file.read(count: $1, at: $0) }) {
                 // A FLAC recording is repaired by its codec part (to its last complete frame).
                 guard type == .flac else {
                     throw AudioFileError(.unsupported, "\(type) files are not repaired here (recordings are FLAC, WAV, AIFF or CAF)")

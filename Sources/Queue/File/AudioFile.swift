@@ -116,7 +116,7 @@ public final class AudioFile {
         do {
             let source = try FileByteSource(file)
             let head = try file.read(count: CodecLibrary.sniffBytes, at: 0)
-            if let type = CodecLibrary.sniff(head) {
+            if let type = try CodecLibrary.sniff(head, reading: { try file.read(count: $1, at: $0) }) {
                 return try AudioFile(library: type, head: head, file: file, path: path, libraryReader)
             }
             let header = try ContainerProbe.parse(source, hint: typeHint ?? AudioFileType(pathExtension: extensionOf(path)), stopAtData: false)
