@@ -67,7 +67,7 @@ struct RoundTripTests {
     }
 
     @Test("every container x data format pair: created or refused; created ones read back exactly",
-          arguments: AudioFileType.allCases.filter { $0.family != .library })   // library codecs: Queue/Codecs tests
+          arguments: [AudioFileType.wave, .rf64, .aiff, .aifc, .caf])   // library codecs: Queue/Codecs tests
     func everyPair(type: AudioFileType) throws {
         let directory = TemporaryDirectory()
         var written = 0
