@@ -212,6 +212,10 @@ final class FFmpegFileReader: CompressedFileReader {
         while true {
             let received = api.avcodec_receive_frame(decoder, frame)
             if received == 0 {
+                guard Int(frame.pointee.ch_layout.nb_channels) == info.format.channelsPerFrame else {
+                    throw AudioFileError(.unsupported, "the \(info.format.formatID) stream changes from \(info.format.channelsPerFrame) to \(frame.pointee.ch_layout.nb_channels) channels near frame \(nextFrame)",
+                                         offset: input.position, path: input.path)
+                }
                 let count = Int(frame.pointee.nb_samples)
                 let pts = frame.pointee.pts
                 let start = pts == FFmpegLibrary.noTimestamp ? nextFrame : clock.frames(pts) - manualDelay
