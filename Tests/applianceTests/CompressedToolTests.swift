@@ -68,6 +68,20 @@ struct CompressedToolTests {
         #expect(ReferenceTool.firstDifference(try flacDecoded(oga, bits: 16), try soxInt32s(wav)) == nil)
     }
 
+    @Test("render to FLAC runs the chain: -6.02 dB is half the amplitude in flac -d's decode",
+          .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
+    func renderToFLAC() throws {
+        let wav = try soxWAV("r.wav")
+        let flac = directory + "/r.flac"
+        try appliance(["render", wav, flac, "--gain", "-6.0206", "--eq", "flat"])
+        let source = try soxInt32s(wav).map { Int($0 >> 16) }
+        let decoded = try flacDecoded(flac, bits: 16).map { Int($0 >> 16) }
+        #expect(decoded.count == source.count)
+        // 20·log10(1/2) = -6.0206 dB; within TPDF dither (±1 LSB) and rounding, as for WAV output.
+        let worst = zip(source, decoded).map { abs($0 - 2 * $1) }.max() ?? 0
+        #expect(worst <= 3, "largest difference \(worst)")
+    }
+
     @Test("info on a FLAC made by flac shows codec, format, length, encoder and the tags",
           .enabled(if: CodecParts.flac, "the flac part (libFLAC) has not landed yet"))
     func infoOnFLAC() throws {

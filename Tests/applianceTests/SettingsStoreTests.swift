@@ -37,8 +37,9 @@ struct SettingsStoreTests {
         let json = """
             {"volumeDB": {"speaker": 1e300, "headphones": -20}, "headphoneCapDB": 123456789012345678901,
              "positions": {"a.wav": 1e300, "b.wav": -5, "c.wav": 12.5},
+             "replayGainPreampDB": 40,
              "recording": {"preRollSeconds": 1e300, "splitSeconds": 123456789012345678901, "voxHangSeconds": -1,
-                           "voxThresholdDB": 1e300}}
+                           "voxThresholdDB": 1e300, "container": "mp3", "bitRate": 1000000}}
             """
         try Data(json.utf8).write(to: URL(fileURLWithPath: store.path))
         let loaded = store.load()
@@ -47,9 +48,11 @@ struct SettingsStoreTests {
         #expect(loaded.settings.headphoneCapDB == defaults.headphoneCapDB)
         #expect(loaded.settings.positions == ["c.wav": 12.5])
         #expect(loaded.settings.recording == defaults.recording)
+        #expect(loaded.settings.replayGainPreampDB == 0)
         let problem = try #require(loaded.problem)
         for name in ["volumeDB[speaker]", "headphoneCapDB", "positions[a.wav]", "positions[b.wav]", "recording.preRollSeconds",
-                     "recording.splitSeconds", "recording.voxHangSeconds", "recording.voxThresholdDB"] {
+                     "recording.splitSeconds", "recording.voxHangSeconds", "recording.voxThresholdDB",
+                     "replayGainPreampDB", "recording.container 'mp3'", "recording.bitRate 1000000"] {
             #expect(problem.contains(name), "\(name) reported")
         }
         // The file stays (it was valid JSON): only the values were replaced.
@@ -83,11 +86,17 @@ struct SettingsStoreTests {
         settings.positions = ["talks/long.wav": 1234.5]
         settings.repeatMode = .all
         settings.recording.splitBytes = 1 << 30
+        settings.replayGain = .album
+        settings.replayGainPreampDB = 3
+        settings.recording.container = "flac"
+        settings.recording.bitRate = 96_000
         try store.save(settings)
         #expect(store.load().settings == settings)
         // Read back with Foundation's own JSON parser, not ours.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: store.path))) as? [String: Any])
         #expect(object["eqPreset"] as? String == "rock")
+        #expect(object["replayGain"] as? String == "album")
+        #expect((object["recording"] as? [String: Any])?["container"] as? String == "flac")
         #expect((object["volumeDB"] as? [String: Double])?["headphones"] == -20.5)
         // No temporary file left beside it (AtomicFile renamed it).
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["settings.json"])

@@ -168,6 +168,9 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
             let kind = isFloat ? "Float\(bitsPerChannel)" : (isSignedInteger ? "Int\(bitsPerChannel)" : "UInt\(bitsPerChannel)")
             let order = bitsPerChannel > 8 ? (isBigEndian ? " big-endian" : " little-endian") : ""
             return "\(ch), \(rate) Hz, '\(formatID.fourCC)' \(kind)\(order)"
+        case .flac, .mpegLayer3, .opus, .mpeg4AAC, .appleLossless:
+            // Packets vary in size: the source depth (lossless) says more than a packet size.
+            return "\(ch), \(rate) Hz, '\(formatID.fourCC)' \(formatID)" + (bitsPerChannel > 0 ? ", \(bitsPerChannel)-bit source" : "")
         default:
             return "\(ch), \(rate) Hz, '\(formatID.fourCC)' \(formatID), \(framesPerPacket) frames in \(bytesPerPacket) bytes per packet"
         }

@@ -55,6 +55,15 @@ enum PlayerCommand: Hashable, Sendable {
     case repeatMode(RepeatMode?)
     /// `shuffle [on|off]`
     case shuffle(Bool?)
+    /// `replaygain [off|track|album]`, `replaygain preamp NdB`: shows without an argument.
+    case replayGain(ReplayGainChange?)
+}
+
+/// What `replaygain` sets.
+enum ReplayGainChange: Hashable, Sendable {
+    case mode(ReplayGainMode)
+    /// dB added to the tagged gain (before the peak limit), within `AppliedReplayGain.preampRange`.
+    case preamp(Double)
 }
 
 enum SeekTarget: Hashable, Sendable {
@@ -68,8 +77,8 @@ enum RepeatMode: String, Hashable, Sendable, CaseIterable, Codable {
 
 /// Recording commands.
 enum RecorderCommand: Hashable, Sendable {
-    /// `record [--format wav|caf|aiff] [--bits 16|24|32] [--rate HZ] [--channels 1|2] [--seconds N]
-    /// [--safety] [--vox [DBFS]] [--split-minutes N] [--split-mb N]`
+    /// `record [--format wav|caf|aiff|flac|opus|alac] [--bits 16|24|32] [--rate HZ] [--channels 1|2]
+    /// [--bitrate N] [--seconds N] [--safety] [--vox [DBFS]] [--split-minutes N] [--split-mb N]`
     case start(RecordOptions)
     /// `mark [NAME]`: a marker at the current position of the recording.
     case mark(String?)
@@ -91,10 +100,13 @@ struct RecordOptions: Hashable, Sendable {
     var voxAtSavedThreshold = false
     var splitSeconds: Double?
     var splitBytes: Int64?
+    /// Bits per second for Opus.
+    var bitRate: Int?
 
     init(container: String? = nil, bits: Int? = nil, rate: Int? = nil, channels: Int? = nil, seconds: Double? = nil,
          safetyTrack: Bool? = nil, voxThresholdDB: Double? = nil, voxAtSavedThreshold: Bool = false,
-         splitSeconds: Double? = nil, splitBytes: Int64? = nil) {
+         splitSeconds: Double? = nil, splitBytes: Int64? = nil, bitRate: Int? = nil) {
+        self.bitRate = bitRate
         self.container = container
         self.bits = bits
         self.rate = rate

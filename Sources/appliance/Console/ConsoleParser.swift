@@ -93,6 +93,7 @@ enum ConsoleParser {
             return .player(.remove(path))
         case "repeat": return .player(.repeatMode(try arguments.optionalChoice(RepeatMode.self)))
         case "shuffle": return .player(.shuffle(try arguments.optionalSwitch()))
+        case "replaygain": return .player(.replayGain(try replayGainChange(&arguments)))
         case "record": return .recorder(.start(try recordOptions(&arguments)))
         case "mark": return .recorder(.mark(try arguments.rest()))
         case "meter": return .recorder(.meter(try arguments.optionalSwitch()))
@@ -178,6 +179,32 @@ enum ConsoleParser {
         return .absolute(seconds: seconds)
     }
 
+    /// `off|track|album`, `preamp NdB` (or `preamp N dB`, `preamp N`), or nothing.
+    private static func replayGainChange(_ arguments: inout Arguments) throws(ConsoleReply) -> ReplayGainChange? {
+        guard let word = try arguments.optionalWord() else { return nil }
+        guard word.lowercased() == "preamp" else {
+            try arguments.end()
+            guard let mode = ReplayGainMode(rawValue: word.lowercased()) else {
+                throw arguments.usage("'\(word)' is not off, track, album or preamp")
+            }
+            return .mode(mode)
+        }
+        var level = try arguments.requiredWord("a level in dB after preamp")
+        if let unit = try arguments.optionalWord() {
+            guard unit.lowercased() == "db" else { throw arguments.usage("'\(unit)' after the preamp level") }
+            level += unit
+        }
+        try arguments.end()
+        let number = level.lowercased().hasSuffix("db") ? level.dropLast(2) : level[...]
+        let negative = number.first == "-"
+        let digits = number.first == "-" || number.first == "+" ? number.dropFirst() : number
+        let range = AppliedReplayGain.preampRange
+        guard let value = decimal(digits), range.contains(negative ? -value : value) else {
+            throw arguments.usage("preamp \(level): not a level of \(Int(range.lowerBound)) to +\(Int(range.upperBound)) dB")
+        }
+        return .preamp(negative ? -value : value)
+    }
+
     /// `40`, `+5`, `-5`, `-12dB` (or `-12 dB`).
     private static func volumeChange(_ arguments: inout Arguments) throws(ConsoleReply) -> VolumeChange? {
         guard var word = try arguments.optionalWord() else { return nil }
@@ -208,7 +235,7 @@ enum ConsoleParser {
         var options = RecordOptions()
         var seen: Set<String> = []
         let known = ["--format", "--bits", "--rate", "--channels", "--seconds", "--safety", "--vox",
-                     "--split-minutes", "--split-mb"]
+                     "--split-minutes", "--split-mb", "--bitrate"]
         while let option = try arguments.optionalWord() {
             guard known.contains(option) else {
                 let near = NearMatch.closest(to: option, in: known).map { "; did you mean \($0)?" } ?? ""
@@ -217,9 +244,17 @@ enum ConsoleParser {
             guard seen.insert(option).inserted else { throw arguments.usage("\(option) is given twice") }
             switch option {
             case "--format":
-                let value = try arguments.requiredWord("a container after --format").lowercased()
-                guard ["wav", "caf", "aiff"].contains(value) else { throw arguments.usage("--format \(value): not wav, caf or aiff") }
-                options.container = value
+                let value = try arguments.requiredWord("a format after --format").lowercased()
+                guard let kind = AudioFileKind(rawValue: value) else {
+                    throw arguments.usage("--format \(value): not \(AudioFileKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.container = kind.rawValue
+            case "--bitrate":
+                let value = try arguments.requiredWord("a bit rate after --bitrate")
+                guard let rate = AudioFileKind.bitRate(value) else {
+                    throw arguments.usage("--bitrate \(value): not \(AudioFileKind.bitRateRangeText) (bits/s, or kb/s with k: 96k)")
+                }
+                options.bitRate = rate
             case "--bits":
                 let value = try arguments.requiredWord("a sample size after --bits")
                 guard let bits = Int(value), [16, 24, 32].contains(bits) else { throw arguments.usage("--bits \(value): not 16, 24 or 32") }

@@ -87,7 +87,7 @@ struct MediaLibrary {
         let files = try entries(of: target, durations: false).filter { !$0.isDirectory }.map(\.name)
         guard !files.isEmpty else {
             let folder = target.name.isEmpty ? mediaDirectory : mediaDirectory + "/" + target.name
-            throw PlayerError(.notFound, "no playable files in \(folder): put WAV, AIFF or CAF files there")
+            throw PlayerError(.notFound, "no playable files in \(folder): put WAV, AIFF, CAF, FLAC, MP3, Opus or M4A files there")
         }
         return files
     }

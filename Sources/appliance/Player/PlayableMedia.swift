@@ -1,8 +1,9 @@
 import Queue
 
-/// Which files the player offers and opens: the one place that knows the playable types, so the compressed
-/// formats of issue 14 are added here and nowhere else. Today: the containers AudioFile opens (WAV, RF64,
-/// AIFF, AIFF-C, CAF), judged by extension for listings; opening the file decides in the end.
+/// Which files the player offers and opens: the one place that knows the playable types. The containers
+/// AudioFile opens, judged by extension for listings (opening the file decides in the end): WAV, RF64, AIFF,
+/// AIFF-C, CAF, and the compressed ones (issue 14) .flac, .ogg/.oga/.opus (Opus or FLAC in Ogg), .mp3,
+/// .m4a/.mp4 (AAC or Apple Lossless) and .aac (ADTS), as `AudioFileType(pathExtension:)` names them.
 enum PlayableMedia {
     static func isPlayable(name: String) -> Bool {
         !name.hasPrefix(".") && type(of: name) != nil

@@ -10,18 +10,32 @@ final class PlaybackOutput {
         let track: Int
         let file: String
         let audio: AudioFile
-        let feed: AudioFileFeed
+        let feed: any OutputQueueFeed
+        /// The feed when it decodes (a library codec), which is where a ReplayGain is applied; nil for the
+        /// formats the queue decodes itself.
+        let decoding: DecodingFileFeed?
         /// The second it was asked to start from (a resume position), to recognise it at a boundary.
         let startSeconds: Double
 
-        init(track: Int, file: String, audio: AudioFile, startSeconds: Double) {
+        /// `bufferFrames`: the most frames one buffer of a decoding feed holds.
+        init(track: Int, file: String, audio: AudioFile, startSeconds: Double, bufferFrames: Int) {
             self.track = track
             self.file = file
             self.audio = audio
             self.startSeconds = startSeconds
-            feed = AudioFileFeed(file: audio)
-            feed.seek(toPacket: Self.packet(at: startSeconds, in: audio.dataFormat))
+            if audio.dataFormat.formatID.isLibraryCodec {
+                let decoding = DecodingFileFeed(file: audio, maximumFrames: bufferFrames)
+                self.decoding = decoding
+                feed = decoding
+            } else {
+                decoding = nil
+                feed = AudioFileFeed(file: audio)
+            }
+            feed.seek(toPacket: Self.packet(at: startSeconds, in: feed.format))
         }
+
+        /// The format the queue plays this file in (the feed's).
+        var format: StreamFormat { feed.format }
 
         static func packet(at seconds: Double, in format: StreamFormat) -> Int64 {
             // Clamped: a position of 1e300 s (or NaN) from a settings file or a seek is the end, not a trap.

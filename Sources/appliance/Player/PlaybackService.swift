@@ -1,3 +1,4 @@
+import Codec8_24
 import HAL
 import Queue
 
@@ -56,6 +57,7 @@ final class PlaybackService: PlayerControl {
         }
         lines.append("repeat: \(state.repeatMode.rawValue)")
         lines.append("shuffle: \(state.shuffle ? "on" : "off")")
+        lines.append(replayGainLine)
         return lines
     }
 
@@ -87,7 +89,7 @@ final class PlaybackService: PlayerControl {
         case .play, .pause, .resume, .next, .previous, .seek:
             guard reply.outcome == .ok, reply.lines.isEmpty else { return reply }
             return .ok(Array(statusLines.prefix { !$0.hasPrefix("repeat:") }))
-        case .list, .remove, .repeatMode, .shuffle:
+        case .list, .remove, .repeatMode, .shuffle, .replayGain:
             return reply
         }
     }
@@ -179,6 +181,14 @@ final class PlaybackService: PlayerControl {
                 settings.update { $0.shuffle = on }
             }
             return .ok(["shuffle: \(state.shuffle ? "on" : "off")"])
+        case .replayGain(let change):
+            switch change {
+            case nil: break
+            case .mode(let mode): settings.update { $0.replayGain = mode }
+            case .preamp(let decibels): settings.update { $0.replayGainPreampDB = decibels }
+            }
+            if change != nil { applyReplayGainChange() }
+            return .ok([replayGainLine])
         }
     }
 
@@ -252,7 +262,9 @@ final class PlaybackService: PlayerControl {
         let item = try Self.item(track: track, file: file, from: from, library: library)
         output?.queue.dispose()
         output = nil
-        let format = item.audio.dataFormat
+        let format = item.format
+        // A fresh queue fades in: the file's ReplayGain applies from its first frame, without a ramp.
+        item.decoding?.setGain(replayGain(for: item).gain)
         let box = WeakService(self)
         let loop = self.loop
         let queue: OutputQueue
@@ -286,12 +298,21 @@ final class PlaybackService: PlayerControl {
             throw PlayerError(.io, "cannot open '\(file)': \(error)")
         }
         let format = audio.dataFormat
-        guard format.bytesPerPacket > 0, format.framesPerPacket > 0,
-              OutputQueue.supportedFormats.contains(format.formatID), format.channelsPerFrame <= 2 else {
-            throw PlayerError(.usage, "cannot play '\(file)': \(format) is not one the output queue decodes (linear PCM, mu-law, A-law or IMA4, mono or stereo)")
+        guard format.channelsPerFrame <= 2 else {
+            throw PlayerError(.usage, "cannot play '\(file)': \(format.channelsPerFrame) channels (the player plays mono or stereo)")
         }
-        guard audio.packetCount > 0 else { throw PlayerError(.usage, "'\(file)' has no audio to play") }
-        return PlaybackOutput.Item(track: track, file: file, audio: audio, startSeconds: from)
+        if format.formatID.isLibraryCodec {
+            // Decoded off the render thread (DecodingFileFeed), buffer by buffer.
+            guard audio.frameCount > 0 else { throw PlayerError(.usage, "'\(file)' has no audio to play") }
+        } else {
+            guard format.bytesPerPacket > 0, format.framesPerPacket > 0,
+                  OutputQueue.supportedFormats.contains(format.formatID) else {
+                throw PlayerError(.usage, "cannot play '\(file)': \(format) is not one the output queue decodes (linear PCM, mu-law, A-law or IMA4, mono or stereo)")
+            }
+            guard audio.packetCount > 0 else { throw PlayerError(.usage, "'\(file)' has no audio to play") }
+        }
+        let bufferFrames = max(1, Int(bufferSeconds * audio.sampleRate))
+        return PlaybackOutput.Item(track: track, file: file, audio: audio, startSeconds: from, bufferFrames: bufferFrames)
     }
 
     private func seek(to seconds: Double) throws(PlayerError) {
@@ -307,6 +328,41 @@ final class PlaybackService: PlayerControl {
         output.audibleFrame = item.feed.nextPacket * Int64(output.format.framesPerPacket)
         try refill(output)
         endIfPlayedOut(output)
+    }
+
+    // MARK: ReplayGain
+
+    /// The gain `item` plays at under the current setting (unity for the formats the queue decodes itself:
+    /// WAV, AIFF and CAF carry no ReplayGain tags here).
+    private func replayGain(for item: PlaybackOutput.Item) -> AppliedReplayGain {
+        guard item.decoding != nil else { return .unity }
+        let saved = settings.value
+        return AppliedReplayGain(mode: saved.replayGain, preampDB: saved.replayGainPreampDB,
+                                 tags: item.audio.metadata.replayGain)
+    }
+
+    /// A gain change ramps over this long: a step in level at a gapless join or a setting change, not a click.
+    static func gainRampFrames(_ format: StreamFormat) -> Int { GainRamp.frames(milliseconds: 10, sampleRate: format.sampleRate) }
+
+    /// The setting changed: the files in the queue ramp to their new gains from the next buffer decoded
+    /// (what is already queued, up to `buffersInFlight` buffers, plays at the old gain).
+    private func applyReplayGainChange() {
+        guard let output else { return }
+        for item in [output.audible, output.feeding].compactMap({ $0 }) {
+            item.decoding?.setGain(replayGain(for: item).gain, rampFrames: Self.gainRampFrames(output.format))
+        }
+    }
+
+    /// `replaygain: track, preamp 0 dB, applied -6.0 dB` (the gain of the file heard, when one plays).
+    var replayGainLine: String {
+        let saved = settings.value
+        var line = "replaygain: \(saved.replayGain.rawValue)"
+        if saved.replayGainPreampDB != 0 { line += ", preamp \(saved.replayGainPreampDB) dB" }
+        if let output, state.transport != .stopped, saved.replayGain != .off {
+            line += output.audible.decoding == nil ? ", applied 0 dB (\(output.audible.audio.fileType) carries no ReplayGain tags)"
+                : ", applied \(replayGain(for: output.audible).shown)"
+        }
+        return line
     }
 
     // MARK: Feeding the queue
@@ -331,9 +387,16 @@ final class PlaybackService: PlayerControl {
     private func fill(_ buffer: AudioQueueBuffer, _ output: PlaybackOutput) throws(PlayerError) -> Bool {
         while let item = output.feeding {
             let first = item.feed.nextPacket
-            let enqueued: Bool
+            var enqueued: Bool
             do { enqueued = try item.feed.enqueueNext(buffer, on: output.queue) } catch {
-                throw PlayerError(.io, "cannot read '\(item.file)': \(error)")
+                // Damage part-way (a cut or corrupt file): what came before it plays, then the next track.
+                // Damage before anything played is a file that cannot be played: an error that stops.
+                guard item !== output.audible || !output.stretches.isEmpty else {
+                    throw PlayerError(.io, "cannot read '\(item.file)': \(error)")
+                }
+                let at = Double(first) * Double(max(1, output.format.framesPerPacket)) / output.format.sampleRate
+                events(ApplianceEvent(.error, "player: '\(item.file)' is damaged after \(Self.clock(at)): \(error); playing on"))
+                enqueued = false
             }
             if enqueued {
                 let framesPerPacket = Int64(output.format.framesPerPacket)
@@ -359,7 +422,12 @@ final class PlaybackService: PlayerControl {
         guard item === output.audible, let upcoming = state.upcoming else { return nil }
         let file = state.playlist[upcoming.track]
         guard let next = try? Self.item(track: upcoming.track, file: file, from: upcoming.from, library: library),
-              next.audio.dataFormat == output.format else { return nil }
+              next.format == output.format else { return nil }
+        // Its ReplayGain starts at its first frame, ramped from where the previous file's ended (no click).
+        if let decoding = next.decoding {
+            decoding.setGain(item.decoding?.targetGain ?? .one)
+            decoding.setGain(replayGain(for: next).gain, rampFrames: Self.gainRampFrames(output.format))
+        }
         return next
     }
 

@@ -2,8 +2,9 @@
 /// decides by, in frames of the recording's rate so every decision lands on an exact frame.
 struct RecorderPlan: Hashable, Sendable {
     var sampleRate: Double
-    /// Bytes one frame takes in the file (for splitting by size).
-    var bytesPerFrame: Int
+    /// Bytes one frame takes in the file (for splitting by size): exact for PCM, the most for FLAC and ALAC,
+    /// the bit rate's share for Opus (a fraction of a byte).
+    var bytesPerFrame: Double
     /// Voice activation: start when a block's peak reaches this (dBFS); nil: start at the press.
     var voxThresholdDB: Double?
     /// Voice activation: end the take after this long below the threshold.
@@ -37,7 +38,10 @@ struct RecorderPlan: Hashable, Sendable {
     /// Frames per file: the smaller of the duration split and the size split (whole frames that fit).
     var splitFrames: Int64? {
         let byTime = splitSeconds.map { Self.frames($0, at: sampleRate, atLeast: 1) }
-        let bySize = splitBytes.map { max(1, $0 / Int64(max(1, bytesPerFrame))) }
+        let bySize = splitBytes.map { bytes -> Int64 in
+            let frames = (Double(bytes) / bytesPerFrame).rounded(.down)
+            return frames >= 0x1p63 ? .max : max(1, Int64(frames))
+        }
         switch (byTime, bySize) {
         case let (time?, size?): return min(time, size)
         case let (time?, nil): return time
@@ -48,7 +52,7 @@ struct RecorderPlan: Hashable, Sendable {
 
     /// Why these numbers cannot be recorded by, if they cannot.
     var refusal: String? {
-        if !(sampleRate > 0) || bytesPerFrame < 1 { return "a recording needs a positive rate and frame size" }
+        if !(sampleRate > 0) || !(bytesPerFrame > 0 && bytesPerFrame.isFinite) { return "a recording needs a positive rate and frame size" }
         if let limitSeconds, !(limitSeconds > 0) { return "--seconds must be more than 0, not \(limitSeconds)" }
         if let limitSeconds, !(limitSeconds <= Self.maximumSeconds) {
             return "--seconds must be at most \(Int(Self.maximumSeconds)) (24 h), not \(limitSeconds)"
@@ -56,7 +60,7 @@ struct RecorderPlan: Hashable, Sendable {
         if let splitSeconds, !(splitSeconds > 0 && splitSeconds <= Self.maximumSeconds) {
             return "a split every \(splitSeconds) s is not possible: choose up to \(Int(Self.maximumSeconds)) s (24 h)"
         }
-        if let splitBytes, splitBytes < Int64(bytesPerFrame) { return "a split every \(splitBytes) bytes holds no frame" }
+        if let splitBytes, Double(splitBytes) < bytesPerFrame { return "a split every \(splitBytes) bytes holds no frame" }
         if !(preRollSeconds >= 0 && preRollSeconds <= Self.maximumPreRollSeconds) {
             return "pre-roll must be 0 to 60 s, not \(preRollSeconds)"
         }

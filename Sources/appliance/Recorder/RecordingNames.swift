@@ -1,3 +1,4 @@
+import Queue
 import HAL
 
 /// Names for takes: local date and time (`2026-11-24_19-45-03.wav`), a `-2`, `-3`... suffix when the name is
@@ -30,7 +31,72 @@ struct RecordingNames: Sendable {
     func safetyPath(_ base: String) -> String { "\(directory)/\(base)-safety.\(fileExtension)" }
 }
 
-/// The containers a take can be written in.
+/// The formats a take can be written in: linear PCM in WAV, CAF or AIFF; FLAC; Opus in Ogg; Apple Lossless
+/// in CAF (CAF rather than M4A: its header comes first, so what reached the disk stays readable up to the
+/// last commit, where an M4A's index would be missing).
 enum AudioFileKind: String, Hashable, Sendable, CaseIterable {
-    case wav, caf, aiff
+    case wav, caf, aiff, flac, opus, alac
+
+    var fileType: AudioFileType {
+        switch self {
+        case .wav: .wave
+        case .caf, .alac: .caf
+        case .aiff: .aiff
+        case .flac: .flac
+        case .opus: .ogg
+        }
+    }
+
+    var fileExtension: String {
+        switch self {
+        case .wav, .caf, .aiff, .flac, .opus: rawValue
+        case .alac: "caf"
+        }
+    }
+
+    /// The sample sizes it records (Opus encodes whatever it is given: none to choose).
+    var bitDepths: [Int] {
+        switch self {
+        case .wav, .caf, .aiff: [16, 24, 32]
+        case .flac, .alac: [16, 24]
+        case .opus: []
+        }
+    }
+
+    /// The file's data format for `bits`-bit `channels`-channel audio at `rate`.
+    func format(rate: Double, channels: Int, bits: Int) -> StreamFormat {
+        switch self {
+        case .wav, .caf, .aiff: .linearPCM(sampleRate: rate, channels: channels, bits: bits, isBigEndian: self == .aiff)
+        case .flac: .compressed(.flac, sampleRate: rate, channels: channels, bitsPerChannel: bits)
+        case .alac: .compressed(.appleLossless, sampleRate: rate, channels: channels, bitsPerChannel: bits)
+        case .opus: .compressed(.opus, sampleRate: rate, channels: channels)
+        }
+    }
+
+    /// Bytes a frame takes on disk at most, for splitting by size and the space check: the PCM size for the
+    /// lossless codecs (their worst case, noise, barely compresses), the bit rate for Opus.
+    func bytesPerFrame(rate: Double, channels: Int, bits: Int, bitRate: Int?) -> Double {
+        switch self {
+        case .wav, .caf, .aiff, .flac, .alac: Double(channels * bits / 8)
+        case .opus: Double(bitRate ?? Self.opusDefaultBitRate(channels: channels)) / 8 / rate
+        }
+    }
+
+    /// Opus without a bit rate set: an upper estimate of the encoder's own choice, for size estimates only.
+    static func opusDefaultBitRate(channels: Int) -> Int { channels > 1 ? 128_000 : 64_000 }
+
+    /// Opus's bit-rate range (RFC 6716 section 2.1.1: 6 kb/s to 510 kb/s).
+    static let bitRateRange = 6_000...510_000
+    static let bitRateRangeText = "6000 to 510000"
+
+    /// `96000` or `96k`, within `bitRateRange`.
+    static func bitRate(_ text: String) -> Int? {
+        let lower = text.lowercased()
+        let kilo = lower.hasSuffix("k")
+        let digits = kilo ? lower.dropLast() : lower[...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 9,
+              let number = Int(digits) else { return nil }
+        let value = kilo ? number * 1000 : number
+        return bitRateRange.contains(value) ? value : nil
+    }
 }

@@ -89,26 +89,41 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let saved = settings.value.recording
         let name = options.container ?? saved.container ?? defaults.container.rawValue
         guard let kind = AudioFileKind(rawValue: name.lowercased()) else {
-            throw .invalid("cannot record into '\(name)': choose wav, caf or aiff")
+            throw .invalid("cannot record into '\(name)': choose \(AudioFileKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let type: AudioFileType = switch kind { case .wav: .wave; case .caf: .caf; case .aiff: .aiff }
-        let bits = options.bits ?? saved.bits ?? defaults.bits
+        let type = kind.fileType
+        // A depth named for this take must suit its format; a saved or board depth a codec cannot take
+        // (32-bit for FLAC) gives way to 24.
+        var bits = options.bits ?? saved.bits ?? defaults.bits
         let rate = options.rate ?? saved.rate ?? defaults.rate
         let channels = options.channels ?? saved.channels ?? defaults.channels
-        guard [16, 24, 32].contains(bits) else { throw .invalid("cannot record \(bits)-bit samples: choose 16, 24 or 32") }
+        if kind == .opus {
+            if options.bits != nil { throw .invalid("opus takes no --bits: it encodes at a bit rate (--bitrate)") }
+        } else if !kind.bitDepths.contains(bits) {
+            let depths = kind.bitDepths.map(String.init)
+            let choices = depths.dropLast().joined(separator: ", ") + " or " + depths.last!
+            if options.bits != nil || !kind.bitDepths.contains(24) {
+                throw .invalid("cannot record \(bits)-bit samples\(kind.format(rate: 1, channels: 1, bits: 16).isLinearPCM ? "" : " in \(kind.rawValue)"): choose \(choices)")
+            }
+            bits = 24
+        }
+        let bitRate = options.bitRate ?? (kind == .opus ? saved.bitRate : nil)
+        if options.bitRate != nil, kind != .opus {
+            throw .invalid("--bitrate is for opus; \(kind.rawValue) is \(kind == .flac || kind == .alac ? "lossless" : "uncompressed")")
+        }
         guard (1...2).contains(channels) else { throw .invalid("cannot record \(channels) channels: choose 1 or 2") }
         guard (8_000...192_000).contains(rate) else { throw .invalid("cannot record at \(rate) Hz: choose 8000 to 192000") }
-        let format = StreamFormat.linearPCM(sampleRate: Double(rate), channels: channels, bits: bits,
-                                            isBigEndian: type == .aiff)
+        let format = kind.format(rate: Double(rate), channels: channels, bits: bits)
         let plan = RecorderPlan(
-            sampleRate: Double(rate), bytesPerFrame: format.bytesPerPacket,
+            sampleRate: Double(rate), bytesPerFrame: kind.bytesPerFrame(rate: Double(rate), channels: channels, bits: bits, bitRate: bitRate),
             voxThresholdDB: options.voxThresholdDB ?? (options.voxAtSavedThreshold ? saved.voxThresholdDB : nil),
             voxHangSeconds: saved.voxHangSeconds,
             preRollSeconds: saved.preRollSeconds, splitSeconds: options.splitSeconds ?? saved.splitSeconds,
             splitBytes: options.splitBytes ?? saved.splitBytes, limitSeconds: options.seconds,
             minimumFreeBytes: saved.minimumFreeBytes)
         let output = TakeWriter.Output(type: type, fileFormat: format, safetyTrack: options.safetyTrack ?? saved.safetyTrack,
-                                       names: RecordingNames(directory: directory, fileExtension: kind.rawValue))
+                                       names: RecordingNames(directory: directory, fileExtension: kind.fileExtension),
+                                       encoder: EncoderSettings(bitRate: bitRate))
         return (plan, output)
     }
 

@@ -26,6 +26,8 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         var fileFormat: StreamFormat
         var safetyTrack: Bool
         var names: RecordingNames
+        /// Bit rate (Opus) for the library codecs; ignored by linear PCM.
+        var encoder = EncoderSettings()
         var commitSeconds: Double = 1
     }
 
@@ -190,7 +192,8 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         }
         base = chosen ?? output.names.base(at: time)
         // No metadata chunk: on a full disk the trailer must fit in what little is left (markers only).
-        let options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
+        var options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
+        options.encoder = output.encoder
         main = try AudioFile.create(path: output.names.path(base), type: output.type, format: output.fileFormat, options: options)
         if output.safetyTrack {
             safetyFile = try AudioFile.create(path: output.names.safetyPath(base), type: output.type, format: output.fileFormat,

@@ -18,6 +18,8 @@ extension ApplianceSettings {
         shuffle = try keys.decodeIfPresent(Bool.self, forKey: "shuffle") ?? shuffle
         lastPlayed = try keys.decodeIfPresent(String.self, forKey: "lastPlayed") ?? lastPlayed
         recording = try keys.decodeIfPresent(RecordingDefaults.self, forKey: "recording") ?? recording
+        replayGain = try keys.decodeIfPresent(ReplayGainMode.self, forKey: "replayGain") ?? replayGain
+        replayGainPreampDB = try keys.decodeIfPresent(Double.self, forKey: "replayGainPreampDB") ?? replayGainPreampDB
     }
 }
 
@@ -29,6 +31,7 @@ extension ApplianceSettings.RecordingDefaults {
         bits = try keys.decodeIfPresent(Int.self, forKey: "bits") ?? bits
         rate = try keys.decodeIfPresent(Int.self, forKey: "rate") ?? rate
         channels = try keys.decodeIfPresent(Int.self, forKey: "channels") ?? channels
+        bitRate = try keys.decodeIfPresent(Int.self, forKey: "bitRate") ?? bitRate
         preRollSeconds = try keys.decodeIfPresent(Double.self, forKey: "preRollSeconds") ?? preRollSeconds
         safetyTrack = try keys.decodeIfPresent(Bool.self, forKey: "safetyTrack") ?? safetyTrack
         voxThresholdDB = try keys.decodeIfPresent(Double.self, forKey: "voxThresholdDB") ?? voxThresholdDB

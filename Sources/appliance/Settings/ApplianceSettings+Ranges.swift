@@ -37,6 +37,16 @@ extension ApplianceSettings {
               default: recordingDefaults.voxHangSeconds)
         check("recording.voxThresholdDB", &recording.voxThresholdDB, in: Self.decibelRange.lowerBound...(-0.1),
               default: recordingDefaults.voxThresholdDB)
+        check("replayGainPreampDB", &replayGainPreampDB, in: AppliedReplayGain.preampRange, default: defaults.replayGainPreampDB)
+        if let container = recording.container, AudioFileKind(rawValue: container.lowercased()) == nil {
+            problems.append("recording.container '\(container)' is not "
+                            + AudioFileKind.allCases.map(\.rawValue).joined(separator: ", ") + ": the board's default used")
+            recording.container = recordingDefaults.container
+        }
+        if let rate = recording.bitRate, !AudioFileKind.bitRateRange.contains(rate) {
+            problems.append("recording.bitRate \(rate) is outside \(AudioFileKind.bitRateRangeText) bits/s: the encoder's default used")
+            recording.bitRate = recordingDefaults.bitRate
+        }
         if let split = recording.splitSeconds, !(split > 0 && split <= RecorderPlan.maximumSeconds) {
             problems.append("recording.splitSeconds \(split) is outside 0...\(RecorderPlan.maximumSeconds): no split used")
             recording.splitSeconds = recordingDefaults.splitSeconds

@@ -18,14 +18,21 @@ struct ApplianceSettings: Hashable, Sendable, Codable {
     var shuffle = false
     /// The last file or folder played, relative to the media directory.
     var lastPlayed: String?
+    /// ReplayGain off (MPD's default), per track or per album.
+    var replayGain = ReplayGainMode.off
+    /// dB added to the tagged ReplayGain (the peak limit still holds).
+    var replayGainPreampDB = 0.0
     var recording = RecordingDefaults()
 
     init() {}
 
     /// What `record` uses when it names nothing.
     struct RecordingDefaults: Hashable, Sendable, Codable {
-        /// "wav", "caf" or "aiff"; nil: the board's default.
+        /// The format `record` writes (AudioFileKind: "wav", "caf", "aiff", "flac", "opus", "alac"); nil: the
+        /// board's default (WAV).
         var container: String?
+        /// Bits per second for Opus recordings; nil: the encoder's default.
+        var bitRate: Int?
         var bits: Int?
         var rate: Int?
         var channels: Int?

@@ -32,7 +32,8 @@ struct InfoCommand: ParsableCommand {
             let length = marker.frameLength.map { ", \($0) frames long" + (marker.isLoop ? ", loop" : "") } ?? ""
             lines.append("Marker:         frame \(marker.framePosition)\(length) \"\(marker.name)\"")
         }
-        for (key, value) in audio.metadata.entries {
+        // A library's encoder shows once, on its own line (FLAC's vendor string is also its "software").
+        for (key, value) in audio.metadata.entries where !(key == "software" && value == audio.compressedInfo?.encoder) {
             lines.append((key.prefix(1).uppercased() + key.dropFirst() + ":").rightPadded(to: 16) + value)
         }
         lines += describeTags(audio.metadata)

@@ -38,6 +38,15 @@ struct ConsoleParserTests {
             ("rm take 1.wav", .player(.remove("take 1.wav"))),
             ("repeat", .player(.repeatMode(nil))), ("repeat all", .player(.repeatMode(.all))),
             ("shuffle on", .player(.shuffle(true))), ("shuffle", .player(.shuffle(nil))),
+            ("replaygain", .player(.replayGain(nil))), ("replaygain album", .player(.replayGain(.mode(.album)))),
+            ("replaygain OFF", .player(.replayGain(.mode(.off)))),
+            ("replaygain preamp +3dB", .player(.replayGain(.preamp(3)))),
+            ("replaygain preamp -2.5 dB", .player(.replayGain(.preamp(-2.5)))),
+            ("replaygain preamp 15", .player(.replayGain(.preamp(15)))),
+            ("record --format flac --bits 16", .recorder(.start(RecordOptions(container: "flac", bits: 16)))),
+            ("record --format opus --bitrate 96k", .recorder(.start(RecordOptions(container: "opus", bitRate: 96_000)))),
+            ("record --format OPUS --bitrate 64000", .recorder(.start(RecordOptions(container: "opus", bitRate: 64_000)))),
+            ("record --format alac", .recorder(.start(RecordOptions(container: "alac")))),
             ("record", .recorder(.start(RecordOptions()))),
             ("record --seconds 3", .recorder(.start(RecordOptions(seconds: 3)))),
             ("record --format caf --bits 24 --rate 48000 --channels 2 --safety",
@@ -110,12 +119,21 @@ struct ConsoleParserTests {
             "record --seconds", "record --seconds 0", "record --seconds -3", "record --vox 3",
             "record --split-mb 1.5", "record --seconds 3 --seconds 4", "record --secs 3", "record now",
             "play \"unclosed",
+            "replaygain loud", "replaygain track album", "replaygain preamp", "replaygain preamp 16",
+            "replaygain preamp -15.5dB", "replaygain preamp 3 dBFS", "replaygain preamp nan",
+            "record --format opus --bitrate 5000", "record --format opus --bitrate 600k",
+            "record --format opus --bitrate fast", "record --bitrate",
         ]
         for line in usage {
             #expect(code(line) == .usage, "\(line)")
         }
         #expect(message("vol 101") == "ERR usage vol: '101' is not 0-100, +N, -N or NdB; usage: vol [0-100|+N|-N|NdB]")
         #expect(message("record --secnds 3").contains("did you mean --seconds?"))
+        #expect(message("replaygain loud") == "ERR usage replaygain: 'loud' is not off, track, album or preamp; "
+                + "usage: replaygain [off|track|album] | replaygain preamp NdB")
+        #expect(message("record --format opus --bitrate 5000").hasPrefix(
+            "ERR usage record: --bitrate 5000: not 6000 to 510000 (bits/s, or kb/s with k: 96k)"))
+        #expect(message("record --format mp3").hasPrefix("ERR usage record: --format mp3: not wav, caf, aiff, flac, opus, alac"))
         #expect(message("route hedphones").contains("did you mean 'headphones'?"))
         #expect(code("sounds bang") == .notFound)
     }

@@ -107,7 +107,8 @@ struct PlaybackServiceCommandTests {
         #expect(player.service.state.transport == .paused && player.service.position == held && held > 0)
         #expect(player.events.last == "EVENT transport paused a.wav")
         #expect(player.service.statusLines == ["player: paused", "file: a.wav (track 1/1)",
-                                               "position: 0:00.\(Int(held * 10)) / 0:02.0", "repeat: off", "shuffle: off"])
+                                               "position: 0:00.\(Int(held * 10)) / 0:02.0", "repeat: off", "shuffle: off",
+                                               "replaygain: off"])
         player.service.pauseForRouteChange()
         #expect(player.events.last == "EVENT transport paused a.wav", "nothing more when already paused")
     }

@@ -85,6 +85,20 @@ final class RecorderHarness {
 
     var eventLines: [String] { events.withLock { $0 } }
 
+    /// A power cut, as the disk would hold the recording `name` now: its bytes copied into `cut/` (a fresh
+    /// folder for `RecordingRecovery`) without the last `lostBytes`. Returns the copy's path.
+    func copyCutByPowerLoss(_ name: String, losing lostBytes: Int) throws -> String {
+        let cut = directory + "/cut"
+        try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: true)
+        let copy = "\(cut)/\(name)"
+        try FileManager.default.copyItem(atPath: file(name), toPath: copy)
+        let size = try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int ?? 0
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: copy))
+        try handle.truncate(atOffset: UInt64(max(0, size - lostBytes)))
+        try handle.close()
+        return copy
+    }
+
     func file(_ name: String) -> String { directory + "/" + name }
 
     /// The recordings in the directory, sorted.

@@ -19,16 +19,10 @@ struct RecordingRecoveryTests {
         #expect(harness.service.perform(.start(RecordOptions(container: container))).outcome == .ok)
         // 70 periods = 33,600 frames, less than the 1 s commit interval: the header still says 0 frames.
         try harness.periods(70)
-        let cut = harness.directory + "/cut"
-        try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: true)
-        let copy = "\(cut)/\(Self.take).\(container)"
-        try FileManager.default.copyItem(atPath: harness.file("\(Self.take).\(container)"), toPath: copy)
-        _ = harness.service.stopRecording()
         // The power cut: the last 5 bytes (less than one 6-byte frame) never reached the disk.
-        let size = try #require(FileStatus.of(copy)).size
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: copy))
-        try handle.truncate(atOffset: UInt64(size - 5))
-        try handle.close()
+        let copy = try harness.copyCutByPowerLoss("\(Self.take).\(container)", losing: 5)
+        let cut = harness.directory + "/cut"
+        _ = harness.service.stopRecording()
         // 33,600 frames with the last cut short: 33,599 whole frames, 0.69998 s at 48 kHz.
         #expect(RecordingRecovery.run(directory: cut) == ["recovered \(Self.take).\(container): 0.7 s"])
         let samples = try soxSamples(copy)

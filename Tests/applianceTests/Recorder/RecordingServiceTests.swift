@@ -300,11 +300,20 @@ struct RecordingRefusalTests {
         defer { harness.removeDirectory() }
         let service = harness.service
         #expect(service.perform(.start(RecordOptions(container: "mp3"))).outcome
-                == .error(.usage, "cannot record into 'mp3': choose wav, caf or aiff"))
+                == .error(.usage, "cannot record into 'mp3': choose wav, caf, aiff, flac, opus, alac"))
         #expect(service.perform(.start(RecordOptions(bits: 12))).outcome
                 == .error(.usage, "cannot record 12-bit samples: choose 16, 24 or 32"))
         #expect(service.perform(.start(RecordOptions(channels: 6))).outcome
                 == .error(.usage, "cannot record 6 channels: choose 1 or 2"))
+        // The compressed formats: FLAC and ALAC take 16 or 24 bits, Opus a bit rate instead of a depth.
+        #expect(service.perform(.start(RecordOptions(container: "flac", bits: 32))).outcome
+                == .error(.usage, "cannot record 32-bit samples in flac: choose 16 or 24"))
+        #expect(service.perform(.start(RecordOptions(container: "opus", bits: 16))).outcome
+                == .error(.usage, "opus takes no --bits: it encodes at a bit rate (--bitrate)"))
+        #expect(service.perform(.start(RecordOptions(container: "wav", bitRate: 96_000))).outcome
+                == .error(.usage, "--bitrate is for opus; wav is uncompressed"))
+        #expect(service.perform(.start(RecordOptions(container: "alac", bitRate: 96_000))).outcome
+                == .error(.usage, "--bitrate is for opus; alac is lossless"))
         #expect(service.perform(.start(RecordOptions(seconds: -1))).outcome
                 == .error(.usage, "--seconds must be more than 0, not -1.0"))
         #expect(service.stopRecording().outcome == .error(.state, "not recording"))

@@ -1,10 +1,272 @@
+import CFFmpeg
 import Codec8_24
 
-/// Placeholder until this codec's part lands: refuses to open.
+/// AAC (ADTS, M4A) and Apple Lossless (M4A, CAF) decoded by FFmpeg's libavformat and libavcodec, read through
+/// `LibraryInput` (a custom AVIOContext: FFmpeg never opens the file).
+///
+/// Gapless: FFmpeg's mov demuxer turns the MP4 edit list's start into skip-samples side data on the first
+/// packet, which the decoder honours; the end padding it leaves (FFmpeg 5.1 decodes an M4A made from 44100
+/// frames as 45056) is cut here at the edit list's duration (the stream's duration). A file with no edit list
+/// but Apple's iTunSMPB tag (delay, padding, original length) is trimmed by that tag. ADTS has no gapless
+/// information: every decoded frame is returned, as `ffmpeg` does.
+///
+/// The exact length comes from a packet scan at open (demuxing only, no decoding; measured on the host, debug
+/// build, for a 3-minute file: the whole open takes 144 ms for AAC in M4A, 13 ms for ADTS, 3 ms for ALAC in
+/// CAF, against about 2 s to decode it), which also finds a file cut short before any audio is played. Seeks are sample-accurate:
+/// FFmpeg seeks to a packet at or before the target (two AAC packets early, so the decoder's overlap is
+/// rebuilt), and the frames before the target are decoded and dropped by their timestamps.
 final class FFmpegFileReader: CompressedFileReader {
-    init(_ input: LibraryInput, type: AudioFileType) throws { throw AudioFileError(.unsupported, "AAC and Apple Lossless decoding is not built yet") }
-    var info: CompressedFileInfo { preconditionFailure("never opened") }
-    func seek(toFrame frame: Int64) throws {}
-    func read(into buffer: UnsafeMutableBufferPointer<Fixed824>) throws -> Int { 0 }
-    func close() {}
+    let info: CompressedFileInfo
+    private let input: LibraryInput
+    private let session: FFmpegSession
+    private let streamIndex: Int32
+    /// Frames per tick of the stream's time base: timestamps become frame positions through it.
+    private let clock: FFmpegClock
+    /// Priming removed here rather than by FFmpeg (iTunSMPB without an edit list).
+    private let manualDelay: Int64
+    /// Where the audio starts (the first packet's timestamp), for rewinding.
+    private let firstTimestamp: Int64
+    /// Frames decoded and dropped before a seek target (the AAC decoder's overlap needs one packet).
+    private let preroll: Int64
+    /// What the open-time scan found wrong: thrown when reading reaches the frames before it.
+    private let damage: AudioFileError?
+
+    private var nextFrame: Int64 = 0
+    /// The part of the session's current frame not yet returned.
+    private var pendingStart = 0
+    private var pendingEnd = 0
+    private var draining = false
+    private var finished = false
+
+    init(_ input: LibraryInput, type: AudioFileType) throws {
+        self.input = input
+        let what = type == .adts ? "AAC decoding" : "AAC and Apple Lossless decoding"
+        let library = try FFmpegLibrary.loaded(for: what)
+        let api = library.api
+        session = try FFmpegSession(library)
+        let fail = { (kind: AudioFileError.Kind, message: String) in
+            AudioFileError(kind, message, offset: nil, path: input.path)
+        }
+
+        // Open the container on our I/O.
+        guard let io = FFmpegIO.reading(input, api), var context = api.avformat_alloc_context() else {
+            throw fail(.io, "FFmpeg could not allocate its I/O context")
+        }
+        session.io = io
+        context.pointee.pb = io
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        let status = api.avformat_open_input(&opened, nil, nil, nil)
+        guard status >= 0, let opened else {   // FFmpeg freed the context
+            if let failure = input.failure { throw failure }
+            throw fail(status == FFmpegLibrary.endOfFile ? .truncated : .malformed,
+                       "FFmpeg cannot read this \(type): \(library.message(status)) (a file cut short loses an M4A's index)")
+        }
+        context = opened
+        session.format = context
+        let found = api.avformat_find_stream_info(context, nil)
+        guard found >= 0 else { throw input.failure ?? fail(.malformed, "FFmpeg finds no stream information: \(library.message(found))") }
+        let index = api.av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0, let stream = context.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar else {
+            throw fail(.notAudioFile, "this \(type) holds no audio stream")
+        }
+        streamIndex = index
+        let codecID = parameters.pointee.codec_id
+        guard let formatID = FFmpegCodecs.formatID(codecID) else {
+            throw fail(.unsupported, "this \(type) holds a codec other than AAC or Apple Lossless (FFmpeg codec id \(codecID.rawValue))")
+        }
+
+        // The decoder.
+        let decoder = try session.openDecoder(parameters: parameters, timeBase: stream.pointee.time_base, path: input.path)
+        let channels = Int(decoder.pointee.ch_layout.nb_channels)
+        let sampleRate = Int(decoder.pointee.sample_rate)
+        guard channels > 0, sampleRate > 0 else { throw fail(.malformed, "the \(formatID) stream gives no channel count or sample rate") }
+        clock = FFmpegClock(timeBase: stream.pointee.time_base, sampleRate: sampleRate)
+        preroll = formatID == .mpeg4AAC ? 2048 : 0
+
+        // Tags (container, then stream), and Apple's gapless tag.
+        var metadata = AudioFileMetadata()
+        var encoder: String?
+        var smpb: String?
+        for dictionary in [context.pointee.metadata, stream.pointee.metadata] {
+            session.forEachTag(dictionary) { name, value in
+                TagNames.apply(name, value, to: &metadata)
+                switch name.lowercased() {
+                case "encoder": encoder = encoder ?? value
+                case "itunsmpb": smpb = value
+                default: break
+                }
+            }
+        }
+
+        // The packet scan: what the decoder will output, and where the file is damaged.
+        let scan = session.scan(stream: index, clock: clock, framesPerPacket: Int64(parameters.pointee.frame_size), input: input)
+        firstTimestamp = scan.firstTimestamp ?? 0
+        var frames = scan.frames
+        var coded = scan.coded
+        if scan.durationsMissing, let first = scan.firstTimestamp, let last = scan.lastTimestamp,
+           let lastFrames = session.decodedFrames(ofPacketAt: last, stream: index) {
+            // Packets without durations (CAF): their timestamps span all but the last, which is decoded.
+            frames = clock.frames(last - first) + lastFrames
+            coded = frames
+        }
+        let decoded = frames - scan.skipped
+        var delay: Int64 = 0
+        var length = decoded
+        // MP4: FFmpeg's stream duration is the edit list's, in milliseconds as ffmpeg writes it; the media
+        // duration less the priming is exact, and wins when within a millisecond of the edit list's.
+        let stated = stream.pointee.duration > 0 && type == .m4a ? clock.frames(stream.pointee.duration) : nil
+        if let stated, stated < length { length = stated }
+        if type == .m4a, let media = MP4MediaDuration.frames(input, sampleRate: sampleRate) {
+            let exact = media - scan.skipped
+            if exact > length, exact - length <= Int64(sampleRate / 1000 + 1), exact <= coded - scan.skipped { length = exact }
+        }
+        if scan.skipped == 0, let smpb, let gapless = ITunesGaplessInfo(smpb) {
+            delay = min(gapless.delay, decoded)
+            length = min(gapless.length > 0 ? gapless.length : decoded - delay - gapless.padding, decoded - delay)
+            encoder = encoder ?? "iTunes"
+        }
+        if scan.damage != nil { length = min(length, decoded - delay) }   // play up to the damage, then say so
+        manualDelay = delay
+        var foundDamage = scan.damage.map { AudioFileError($0.kind, $0.message, offset: $0.offset, path: input.path) }
+        // The packets found must cover what the index promises (priming included when there is no edit list).
+        if foundDamage == nil, let stated, coded - scan.skipped < stated {
+            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(coded - scan.skipped) of the \(stated) the index promises (the file is cut short)",
+                                          offset: input.length, path: input.path)
+        }
+        damage = foundDamage
+
+        let bits = formatID == .appleLossless
+            ? Int(parameters.pointee.bits_per_raw_sample > 0 ? parameters.pointee.bits_per_raw_sample : parameters.pointee.bits_per_coded_sample)
+            : 0
+        let format = StreamFormat.compressed(formatID, sampleRate: Double(sampleRate), channels: channels,
+                                             framesPerPacket: Int(parameters.pointee.frame_size), bitsPerChannel: bits)
+        var bitRate = Int(parameters.pointee.bit_rate)
+        if bitRate <= 0, length > 0 { bitRate = Int(input.length * 8 * Int64(sampleRate) / length) }
+        info = CompressedFileInfo(fileType: type, format: format, frameCount: max(0, length),
+                                  encoderDelay: Int(scan.skipped + delay), padding: Int(max(0, coded - scan.skipped - delay - length)),
+                                  bitRate: bitRate > 0 ? bitRate : nil, encoder: encoder, metadata: metadata)
+        try rewind(toFrame: 0)
+    }
+
+    deinit { session.release() }
+
+    func seek(toFrame frame: Int64) throws {
+        guard (0...info.frameCount).contains(frame) else {
+            throw AudioFileError(.misuse, "seek to frame \(frame) is outside 0 ... \(info.frameCount)", path: input.path)
+        }
+        try rewind(toFrame: frame)
+    }
+
+    private func rewind(toFrame frame: Int64) throws {
+        guard let context = session.format, let decoder = session.decoder else { throw AudioFileError.misuse("the file is closed") }
+        let api = session.api
+        let start = frame + manualDelay - preroll
+        let target = start <= 0 ? firstTimestamp : max(firstTimestamp, clock.timestamp(start))
+        let status = api.avformat_seek_file(context, streamIndex, Int64.min, target, target, 0)
+        guard status >= 0 else {
+            throw input.failure ?? AudioFileError(.io, "FFmpeg cannot seek to frame \(frame): \(session.library.message(status))", path: input.path)
+        }
+        api.avcodec_flush_buffers(decoder)
+        nextFrame = frame
+        pendingStart = 0
+        pendingEnd = 0
+        draining = false
+        finished = false
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Fixed824>) throws -> Int {
+        guard let base = buffer.baseAddress, let frame = session.frame else { return 0 }
+        let channels = info.format.channelsPerFrame
+        let capacity = buffer.count / channels
+        var written = 0
+        while written < capacity {
+            if pendingStart < pendingEnd {
+                let n = min(pendingEnd - pendingStart, capacity - written)
+                FFmpegSampleConversion.interleave(frame, channels: channels, first: pendingStart, count: n,
+                                                  into: base + written * channels)
+                pendingStart += n
+                written += n
+                nextFrame += Int64(n)
+                continue
+            }
+            if finished { break }
+            do { try decodeNextFrame() } catch {
+                throw damage ?? error   // past the scan's damage, the scan's message is the clearer one
+            }
+        }
+        if written == 0 && finished {
+            if let damage { throw damage }
+            if nextFrame < info.frameCount {
+                throw AudioFileError(.truncated, "the audio stops at frame \(nextFrame) of \(info.frameCount)", offset: input.position, path: input.path)
+            }
+        }
+        return written
+    }
+
+    /// Decodes until a frame with audio at or after `nextFrame` is pending, or the end.
+    private func decodeNextFrame() throws {
+        guard let decoder = session.decoder, let frame = session.frame, let packet = session.packet,
+              let context = session.format else { finished = true; return }
+        let api = session.api
+        while true {
+            let received = api.avcodec_receive_frame(decoder, frame)
+            if received == 0 {
+                let count = Int(frame.pointee.nb_samples)
+                let pts = frame.pointee.pts
+                let start = pts == FFmpegLibrary.noTimestamp ? nextFrame : clock.frames(pts) - manualDelay
+                if start >= info.frameCount { finished = true; return }
+                let from = Int(max(0, min(Int64(count), nextFrame - start)))
+                let to = Int(max(0, min(Int64(count), info.frameCount - start)))
+                if to > from {
+                    pendingStart = from
+                    pendingEnd = to
+                    nextFrame = start + Int64(from)
+                    return
+                }
+                continue
+            }
+            if received == FFmpegLibrary.endOfFile { finished = true; return }
+            guard received == FFmpegLibrary.again else {
+                throw AudioFileError(.malformed, "the \(info.format.formatID) decoder fails near frame \(nextFrame): \(session.library.message(received))",
+                                     offset: input.position, path: input.path)
+            }
+            if draining { finished = true; return }
+            let status = api.av_read_frame(context, packet)
+            if status == FFmpegLibrary.endOfFile {
+                draining = true
+                _ = api.avcodec_send_packet(decoder, nil)
+                continue
+            }
+            guard status >= 0 else {
+                throw input.failure ?? damage ?? AudioFileError(.malformed, "FFmpeg cannot read the packet after frame \(nextFrame): \(session.library.message(status))",
+                                                                offset: input.position, path: input.path)
+            }
+            defer { api.av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = api.avcodec_send_packet(decoder, packet)
+            if sent < 0 && sent != FFmpegLibrary.again {
+                throw AudioFileError(.malformed, "corrupt \(info.format.formatID) packet near frame \(nextFrame): \(session.library.message(sent))",
+                                     offset: packet.pointee.pos >= 0 ? packet.pointee.pos : input.position, path: input.path)
+            }
+        }
+    }
+
+    func close() { session.release() }
+}
+
+/// Apple's gapless tag, iTunSMPB: " 00000000 00000840 000001C0 0000000000046E00 ...", hexadecimal fields of
+/// which the second is the encoder delay, the third the padding and the fourth the original length in frames.
+struct ITunesGaplessInfo {
+    var delay: Int64
+    var padding: Int64
+    var length: Int64
+
+    init?(_ text: String) {
+        let fields = text.split(separator: " ").compactMap { Int64($0, radix: 16) }
+        guard fields.count >= 4, fields[1] >= 0, fields[2] >= 0, fields[3] >= 0 else { return nil }
+        delay = fields[1]
+        padding = fields[2]
+        length = fields[3]
+    }
 }

@@ -66,11 +66,10 @@ final class FLACDecoder {
         let ok = FLAC__stream_decoder_process_until_end_of_metadata(decoder)
         if let failure = input?.failure { throw failure }
         guard ok != 0, let info = streamInfo else {
-            let where_: Int64 = input?.position ?? 0
-            if case .file(let input) = source, input.isAtEnd {
+            if let input, input.isAtEnd {
                 throw AudioFileError(.truncated, "the file ends inside its FLAC metadata blocks", offset: input.length)
             }
-            throw damage ?? AudioFileError(.malformed, "not a valid FLAC stream: no STREAMINFO block (\(stateText))", offset: where_)
+            throw damage ?? AudioFileError(.malformed, "not a valid FLAC stream: no STREAMINFO block (\(stateText))", offset: input?.position ?? 0)
         }
         damage = nil
         var position: UInt64 = 0
@@ -261,51 +260,52 @@ final class FLACDecoder {
     }
 }
 
-// MARK: libFLAC's callbacks (C function pointers capturing nothing; the decoder is the client data)
+// MARK: libFLAC's callbacks (C function pointers capturing nothing; the decoder is the client data), as computed
+// globals: no stored global state for Swift 6 to check
 
 private func flacDecoder(_ client: UnsafeMutableRawPointer?) -> FLACDecoder {
     Unmanaged<FLACDecoder>.fromOpaque(client!).takeUnretainedValue()
 }
 
-private let flacRead: FLAC__StreamDecoderReadCallback = { _, buffer, bytes, client in
+private var flacRead: FLAC__StreamDecoderReadCallback { { _, buffer, bytes, client in
     guard let buffer, let bytes else { return FLAC__STREAM_DECODER_READ_STATUS_ABORT }
     var count = Int(bytes.pointee)
     let status = flacDecoder(client).read(buffer, &count)
     bytes.pointee = count
     return status
-}
+} }
 
-private let flacSeek: FLAC__StreamDecoderSeekCallback = { _, offset, client in
+private var flacSeek: FLAC__StreamDecoderSeekCallback { { _, offset, client in
     guard let input = flacDecoder(client).input else { return FLAC__STREAM_DECODER_SEEK_STATUS_UNSUPPORTED }
     return input.seek(Int64(offset), whence: 0) == nil ? FLAC__STREAM_DECODER_SEEK_STATUS_ERROR : FLAC__STREAM_DECODER_SEEK_STATUS_OK
-}
+} }
 
-private let flacTell: FLAC__StreamDecoderTellCallback = { _, offset, client in
+private var flacTell: FLAC__StreamDecoderTellCallback { { _, offset, client in
     guard let input = flacDecoder(client).input else { return FLAC__STREAM_DECODER_TELL_STATUS_UNSUPPORTED }
     offset?.pointee = UInt64(input.position)
     return FLAC__STREAM_DECODER_TELL_STATUS_OK
-}
+} }
 
-private let flacLength: FLAC__StreamDecoderLengthCallback = { _, length, client in
+private var flacLength: FLAC__StreamDecoderLengthCallback { { _, length, client in
     guard let input = flacDecoder(client).input else { return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED }
     length?.pointee = UInt64(input.length)
     return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
-}
+} }
 
-private let flacEOF: FLAC__StreamDecoderEofCallback = { _, client in
+private var flacEOF: FLAC__StreamDecoderEofCallback { { _, client in
     guard let input = flacDecoder(client).input else { return 0 }
     return input.isAtEnd ? 1 : 0
-}
+} }
 
-private let flacWrite: FLAC__StreamDecoderWriteCallback = { _, frame, buffer, client in
+private var flacWrite: FLAC__StreamDecoderWriteCallback { { _, frame, buffer, client in
     guard let frame, let buffer else { return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT }
     return flacDecoder(client).received(frame, buffer)
-}
+} }
 
-private let flacMetadata: FLAC__StreamDecoderMetadataCallback = { _, block, client in
+private var flacMetadata: FLAC__StreamDecoderMetadataCallback { { _, block, client in
     if let block { flacDecoder(client).metadata(block) }
-}
+} }
 
-private let flacError: FLAC__StreamDecoderErrorCallback = { _, status, client in
+private var flacError: FLAC__StreamDecoderErrorCallback { { _, status, client in
     flacDecoder(client).error(status)
-}
+} }

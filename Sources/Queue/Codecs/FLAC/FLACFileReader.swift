@@ -46,8 +46,7 @@ final class FLACFileReader: CompressedFileReader {
                 throw AudioFileError(.malformed, "cannot return to the first frame after counting: \(decoder.stateText)", path: input.path)
             }
         }
-        var metadata = FLACVorbisComment.metadata(decoder.comments)
-        if metadata.software == nil, let vendor = decoder.vendor, !vendor.isEmpty { metadata.software = vendor }
+        let metadata = FLACVorbisComment.metadata(decoder.comments)
         let seconds = Double(total) / Double(stream.sampleRate)
         let bitRate = seconds > 0 ? Int((Double(input.length - audioStart) * 8 / seconds).rounded()) : nil
         info = CompressedFileInfo(fileType: ogg ? .ogg : .flac, format: stream.format, frameCount: total,
@@ -69,7 +68,17 @@ final class FLACFileReader: CompressedFileReader {
         atEnd = frame == info.frameCount
         truncationReported = false
         guard !atEnd, let pointer = decoder.decoder else { return }
-        if FLAC__stream_decoder_seek_absolute(pointer, UInt64(frame)) != 0, decoder.damage == nil { return }
+        if FLAC__stream_decoder_seek_absolute(pointer, UInt64(frame)) != 0 {
+            if let damage = decoder.damage { throw taking(damage) }
+            // libFLAC's seek passes over a frame whose CRC fails without a word and lands after it (handing
+            // over silence): the frame sought into is corrupt. Said now; the next read goes on after it.
+            guard decoder.frames > 0, decoder.firstSample == UInt64(frame) else {
+                resumeSample = decoder.frames > 0 ? decoder.firstSample : nil
+                decoder.frames = 0
+                throw AudioFileError(.malformed, "cannot seek to frame \(frame): the FLAC frame holding it is corrupt", path: input.path)
+            }
+            return
+        }
         // libFLAC's seek failed (damage on the way, or a file it cannot bisect): start over and decode forward.
         if let failure = input.failure { throw failure }
         guard decoder.rewind() else {
@@ -80,7 +89,13 @@ final class FLACFileReader: CompressedFileReader {
             guard decoder.processSingle(), decoder.state != FLAC__STREAM_DECODER_END_OF_STREAM || decoder.frames > 0 else {
                 throw AudioFileError(.malformed, "cannot seek to frame \(frame): the file's frames end before it", path: input.path)
             }
-            decoder.damage = nil
+            if let damage = decoder.damage {
+                // Damage at or before the target: said now. When the corrupt frame held the target, the next
+                // read goes on after it; otherwise it goes on from where libFLAC resynchronised.
+                let error = taking(damage)
+                if let resume = resumeSample, resume <= UInt64(frame) { resumeSample = nil }
+                throw AudioFileError(.malformed, "cannot seek to frame \(frame): \(error.message)", offset: error.offset, path: input.path)
+            }
             let end = Int64(decoder.firstSample) + Int64(decoder.frames)
             if decoder.frames > 0 && end > frame {
                 decoder.consumed = Int(max(0, frame - Int64(decoder.firstSample)))

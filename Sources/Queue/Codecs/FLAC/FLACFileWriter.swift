@@ -9,7 +9,7 @@ import Codec8_24
 /// lets libFLAC seek back and fill them in, and `FLACRepair` does the same for a file that was never finished.
 /// `finish` and `abandon` leave the descriptor open: `AudioFile` closes it (or renames an atomic write).
 final class FLACFileWriter: CompressedFileWriter {
-    private let output: LibraryOutput
+    fileprivate let output: LibraryOutput
     private let options: AudioFileWriteOptions
     private var encoder: UnsafeMutablePointer<FLAC__StreamEncoder>?
     private var blocks: [UnsafeMutablePointer<FLAC__StreamMetadata>?] = []
@@ -156,7 +156,6 @@ final class FLACFileWriter: CompressedFileWriter {
         return n
     }
 
-    fileprivate var output_: LibraryOutput { output }
 }
 
 // MARK: libFLAC's callbacks (C function pointers capturing nothing; the writer is the client data)
@@ -165,26 +164,26 @@ private func flacWriter(_ client: UnsafeMutableRawPointer?) -> FLACFileWriter {
     Unmanaged<FLACFileWriter>.fromOpaque(client!).takeUnretainedValue()
 }
 
-private let flacEncoderWrite: FLAC__StreamEncoderWriteCallback = { _, buffer, bytes, _, _, client in
+private var flacEncoderWrite: FLAC__StreamEncoderWriteCallback { { _, buffer, bytes, _, _, client in
     guard let buffer else { return FLAC__STREAM_ENCODER_WRITE_STATUS_FATAL_ERROR }
     return flacWriter(client).writeBytes(buffer, bytes) ? FLAC__STREAM_ENCODER_WRITE_STATUS_OK : FLAC__STREAM_ENCODER_WRITE_STATUS_FATAL_ERROR
-}
+} }
 
-private let flacEncoderSeek: FLAC__StreamEncoderSeekCallback = { _, offset, client in
+private var flacEncoderSeek: FLAC__StreamEncoderSeekCallback { { _, offset, client in
     let writer = flacWriter(client)
-    guard !writer.abandoned, writer.output_.seek(Int64(offset), whence: 0) != nil else { return FLAC__STREAM_ENCODER_SEEK_STATUS_ERROR }
+    guard !writer.abandoned, writer.output.seek(Int64(offset), whence: 0) != nil else { return FLAC__STREAM_ENCODER_SEEK_STATUS_ERROR }
     return FLAC__STREAM_ENCODER_SEEK_STATUS_OK
-}
+} }
 
-private let flacEncoderTell: FLAC__StreamEncoderTellCallback = { _, offset, client in
-    offset?.pointee = UInt64(flacWriter(client).output_.position)
+private var flacEncoderTell: FLAC__StreamEncoderTellCallback { { _, offset, client in
+    offset?.pointee = UInt64(flacWriter(client).output.position)
     return FLAC__STREAM_ENCODER_TELL_STATUS_OK
-}
+} }
 
-private let flacEncoderRead: FLAC__StreamEncoderReadCallback = { _, buffer, bytes, client in
+private var flacEncoderRead: FLAC__StreamEncoderReadCallback { { _, buffer, bytes, client in
     guard let buffer, let bytes, let n = flacWriter(client).readBytes(buffer, Int(bytes.pointee)) else {
         return FLAC__STREAM_ENCODER_READ_STATUS_ABORT
     }
     bytes.pointee = n
     return n == 0 ? FLAC__STREAM_ENCODER_READ_STATUS_END_OF_STREAM : FLAC__STREAM_ENCODER_READ_STATUS_CONTINUE
-}
+} }

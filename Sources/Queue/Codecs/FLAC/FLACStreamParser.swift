@@ -9,6 +9,8 @@ final class FLACStreamParser: CompressedStreamParser {
     private enum Stage { case header, frames }
     private var stage = Stage.header
     private var header: [UInt8] = []
+    /// Where the metadata blocks begin in `header` (after "fLaC", and any ID3v2 tag before it).
+    private var metadataStart = 4
     private var splitter = FLACFrameSplitter()
     private var info: FLACStreamInfo?
     /// Stream offset of `splitter.buffer[0]`.
@@ -27,7 +29,8 @@ final class FLACStreamParser: CompressedStreamParser {
             guard let audioStart = try metadataEnd() else { return }
             stage = .frames
             if let info {
-                report(info, metadataBlocks: Array(header[4..<audioStart]), dataOffset: Int64(audioStart), onProperty)
+                splitter = FLACFrameSplitter(streamBits: info.bitsPerSample)
+                report(info, metadataBlocks: Array(header[metadataStart..<audioStart]), dataOffset: Int64(audioStart), onProperty)
             }
             bufferBase = Int64(audioStart)
             header[audioStart...].withUnsafeBytes { splitter.append($0) }
@@ -42,15 +45,25 @@ final class FLACStreamParser: CompressedStreamParser {
     /// start with "fLaC" is joined mid-way: its first frame is looked for at once.
     private func metadataEnd() throws -> Int? {
         guard header.count >= 4 else { return nil }
-        guard header.starts(with: Array("fLaC".utf8)) else { return 0 }
-        var offset = 4
+        // An ID3v2 tag some taggers put in front (ID3v2.4 section 3.1: 10 bytes, a 28-bit syncsafe size, a
+        // 10-byte footer when flagged), which libFLAC skips too.
+        var start = 0
+        if header.starts(with: Array("ID3".utf8)) {
+            guard header.count >= 10 else { return nil }
+            let size = header[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+            start = 10 + size + (header[5] & 0x10 != 0 ? 10 : 0)
+            guard header.count >= start + 4 else { return nil }
+        }
+        metadataStart = start + 4
+        guard header[start...].starts(with: Array("fLaC".utf8)) else { return start }
+        var offset = start + 4
         while offset + 4 <= header.count {
             let type = header[offset] & 0x7F
             let size = Int(header[offset + 1]) << 16 | Int(header[offset + 2]) << 8 | Int(header[offset + 3])
             guard offset + 4 + size <= header.count else { return nil }
-            if offset == 4 {
-                guard type == 0, size == FLACStreamInfo.length, let parsed = FLACStreamInfo(header[8..<42]) else {
-                    throw AudioFileError(.malformed, "the FLAC stream's first metadata block is not a valid STREAMINFO", offset: 4)
+            if offset == start + 4 {
+                guard type == 0, size == FLACStreamInfo.length, let parsed = FLACStreamInfo(header[(offset + 4)..<(offset + 38)]) else {
+                    throw AudioFileError(.malformed, "the FLAC stream's first metadata block is not a valid STREAMINFO", offset: Int64(offset))
                 }
                 info = parsed
             }

@@ -216,7 +216,7 @@ final class OggStreamParser: CompressedStreamParser {
         case .opus:
             if headerPackets == 0 {
                 let head = try located { try OpusHead(packet) }
-                format = .compressed(.opus, sampleRate: Double(OpusHead.sampleRate), channels: head.channels)
+                format = head.format
                 cookie = packet
             } else {
                 // RFC 7845 5.2: the second packet is OpusTags; then the audio starts.

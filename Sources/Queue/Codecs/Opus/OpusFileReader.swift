@@ -64,8 +64,10 @@ final class OpusFileReader: CompressedFileReader {
                 }
             }
             let bitRate = op_bitrate(file, -1)
+            var format = StreamFormat.compressed(.opus, sampleRate: Double(OpusHead.sampleRate), channels: channels)
+            format.channelLayout = OpusHead.layout(channels: channels, family: Int(head.mapping_family))
             info = CompressedFileInfo(fileType: .ogg,
-                                      format: .compressed(.opus, sampleRate: Double(OpusHead.sampleRate), channels: channels),
+                                      format: format,
                                       frameCount: total, encoderDelay: Int(head.pre_skip), padding: end.padding,
                                       bitRate: bitRate > 0 ? Int(bitRate) : nil, encoder: encoder, metadata: metadata)
         } catch {

@@ -15,6 +15,9 @@ final class OpusFileWriter: CompressedFileWriter {
     private let options: AudioFileWriteOptions
     private let channels: Int
     private var encoder: OpaquePointer?
+    /// For each channel the encoder takes (mapping family 1: Vorbis order, RFC 7845 5.1.1.2), the input
+    /// channel with that speaker label; in order when the input's layout does not name them all.
+    private let order: [Int]
     private let pcm: UnsafeMutablePointer<Float>
     private let pcmFrames = 4096
     private(set) var framesWritten: Int64 = 0
@@ -30,6 +33,9 @@ final class OpusFileWriter: CompressedFileWriter {
         guard (1...255).contains(channels) else {
             throw AudioFileError(.incompatibleFormat, "Opus takes 1 ... 255 channels, not \(channels)", path: output.path)
         }
+        // RFC 7845 5.1.1: mapping family 0 for mono and stereo, 1 (Vorbis order) up to 8, 255 beyond.
+        let family: Int32 = channels <= 2 ? 0 : channels <= 8 ? 1 : 255
+        order = Self.order(from: format.channelLayout, channels: channels, family: Int(family))
         guard let comments = ope_comments_create() else { throw AudioFileError(.io, "libopusenc: out of memory", path: output.path) }
         defer { ope_comments_destroy(comments) }
         for (name, value) in Self.comments(options.metadata) { _ = ope_comments_add(comments, name, value) }
@@ -37,8 +43,6 @@ final class OpusFileWriter: CompressedFileWriter {
             let output = Unmanaged<LibraryOutput>.fromOpaque(user!).takeUnretainedValue()
             return output.write(bytes!, count: Int(count)) ? 0 : 1
         }, close: { _ in 0 })
-        // RFC 7845 5.1.1: mapping family 0 for mono and stereo, 1 (Vorbis order) up to 8, 255 beyond.
-        let family: Int32 = channels <= 2 ? 0 : channels <= 8 ? 1 : 255
         var error: Int32 = 0
         guard let encoder = ope_encoder_create_callbacks(&callbacks, Unmanaged.passUnretained(output).toOpaque(), comments,
                                                          rate, Int32(channels), family, &error) else {
@@ -68,6 +72,14 @@ final class OpusFileWriter: CompressedFileWriter {
     deinit {
         if let encoder { ope_encoder_destroy(encoder) }
         pcm.deallocate()
+    }
+
+    /// Input channel per encoder channel: the family's speaker order found in `layout`, or the identity.
+    static func order(from layout: ChannelLayout?, channels: Int, family: Int) -> [Int] {
+        let identity = Array(0..<channels)
+        guard let layout, let wanted = OpusHead.layout(channels: channels, family: family) else { return identity }
+        let found = wanted.labels.compactMap { layout.labels.firstIndex(of: $0) }
+        return found.count == channels && Set(found).count == channels ? found : identity
     }
 
     /// The Vorbis comments for `metadata` (RFC 7845 5.2): the usual names, ReplayGain as R128_*_GAIN (Q7.8 dB
@@ -101,7 +113,11 @@ final class OpusFileWriter: CompressedFileWriter {
         while done < total {
             let n = min(pcmFrames, total - done)
             let base = done * channels
-            for i in 0..<(n * channels) { pcm[i] = frames[base + i].floatValue }
+            for frame in 0..<n {
+                for (c, source) in order.enumerated() {
+                    pcm[frame * channels + c] = frames[base + frame * channels + source].floatValue
+                }
+            }
             let status = ope_encoder_write_float(encoder, pcm, Int32(n))
             guard status == OPE_OK else { throw failure(status, doing: "cannot encode frames \(framesWritten) ...") }
             done += n

@@ -57,6 +57,34 @@ struct OpusHead: Equatable {
     }
 }
 
+extension OpusHead {
+    /// The speaker layout of mapping family 1 (RFC 7845 5.1.1.2, the Vorbis channel order) for 3 ... 8
+    /// channels, as WAV speaker positions; nil for mono and stereo; discrete channels for other families.
+    static func layout(channels: Int, family: Int) -> ChannelLayout? {
+        guard channels >= 3 else { return nil }
+        let (l, r, c, lfe, bl, br, bc, sl, sr): (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (1, 2, 3, 4, 5, 6, 9, 10, 11)
+        let order: [UInt32]? = switch (family, channels) {
+        case (1, 3): [l, c, r]
+        case (1, 4): [l, r, bl, br]
+        case (1, 5): [l, c, r, bl, br]
+        case (1, 6): [l, c, r, bl, br, lfe]
+        case (1, 7): [l, c, r, sl, sr, bc, lfe]
+        case (1, 8): [l, c, r, sl, sr, bl, br, lfe]
+        default: nil
+        }
+        guard let order else { return ChannelLayout(labels: (0..<channels).map { ChannelLabel.discrete($0) }) }
+        return ChannelLayout(labels: order.map { ChannelLabel(rawValue: $0) })
+    }
+
+    /// The decoded stream's format: 48 kHz, the head's channels in their speaker layout.
+    var format: StreamFormat {
+        var format = StreamFormat.compressed(.opus, sampleRate: Double(Self.sampleRate), channels: channels)
+        format.channelLayout = Self.layout(channels: channels, family: mappingFamily)
+        return format
+    }
+}
+
 /// The Ogg Opus comment header (RFC 7845 section 5.2): "OpusTags", the vendor string, then Vorbis-style
 /// "NAME=value" comments, each length-prefixed (LE32).
 struct OpusTags {

@@ -46,6 +46,11 @@ struct FLACDamageTests {
         let resume = (framesBefore + bad.blockSize) * 2
         #expect(after.count == fixture.reference.count - resume)
         #expect(ReferenceTool.firstDifference(after, Array(fixture.reference[resume...])) == nil)
+        // Seeking into the corrupt frame says so; reading then goes on from the frame after it.
+        #expect { try reader.seek(toFrame: Int64(framesBefore + 10)) } throws: { ($0 as? AudioFileError)?.kind == .malformed }
+        let (again, _) = decodeFLAC(reader)
+        #expect(again.count == after.count)
+        #expect(ReferenceTool.firstDifference(again, after) == nil)
     }
 
     @Test("flipped bytes anywhere in the audio never crash: exact audio up to the damage, then clear errors")

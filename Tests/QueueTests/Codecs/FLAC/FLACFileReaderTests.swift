@@ -9,7 +9,7 @@ struct FLACFileReaderTests {
     /// (rate, channels, bits, compression level, Ogg FLAC)
     static let cases: [(Int, Int, Int, Int, Bool)] = [
         (44100, 2, 16, 5, false), (48000, 1, 24, 8, false), (96000, 2, 24, 0, false), (44100, 1, 16, 3, false),
-        (48000, 2, 16, 5, true), (44100, 1, 24, 8, true),
+        (48000, 2, 16, 5, true), (44100, 1, 24, 8, true), (44100, 1, 8, 5, false),
     ]
 
     @Test("decodes bit-identical to flac -d, with STREAMINFO's exact length", arguments: 0..<cases.count)

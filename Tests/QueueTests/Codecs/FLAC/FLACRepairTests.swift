@@ -70,3 +70,35 @@ struct FLACRepairTests {
         }
     }
 }
+
+extension FLACRepairTests {
+    @Test("through AudioFile: a FLAC recording in place, cut mid-frame, repaired by AudioFile.repair and read back")
+    func recorderPath() throws {
+        let directory = TemporaryDirectory()
+        let (samples, values) = try FLACFileWriterTests.signal(directory, rate: 48000, channels: 1, bits: 24, seconds: 1.5)
+        let path = directory.file("take.flac")
+        let options = AudioFileWriteOptions(commitInterval: 0.25, synchronizeOnCommit: true)
+        let file = try AudioFile.create(path: path, type: .flac, format: .compressed(.flac, sampleRate: 48000, channels: 1, bitsPerChannel: 24),
+                                        options: options)
+        try samples[0..<48_000].withUnsafeBufferPointer { try file.writeFrames($0) }
+        let snapshot = try Data(contentsOf: URL(fileURLWithPath: path))
+        try samples[48_000...].withUnsafeBufferPointer { try file.writeFrames($0) }
+        try file.close()
+        let frames = try FLACFixture.analysis(path, directory: directory)
+        // Cut 7 bytes before the end of the last frame the snapshot holds whole.
+        let last = try #require(frames.last { $0.offset + $0.bytes <= Int64(snapshot.count) })
+        let cut = last.offset + last.bytes - 7
+        let copy = directory.file("cut.flac")
+        try snapshot.prefix(Int(cut)).write(to: URL(fileURLWithPath: copy))
+        let report = try AudioFile.repair(path: copy)
+        let expected = frames.filter { $0.offset + $0.bytes <= cut }.reduce(0) { $0 + $1.blockSize }
+        #expect(report.frameCount == Int64(expected))
+        #expect(report.droppedBytes == cut - last.offset)
+        try ReferenceTool.run("flac", ["-t", "-s", copy])
+        let reopened = try AudioFile.open(path: copy)
+        #expect(reopened.frameCount == Int64(expected))
+        let ours = try readAll(reopened).map(\.int32)
+        #expect(ours.count == expected)
+        #expect(ReferenceTool.firstDifference(ours, Array(values.prefix(expected))) == nil)
+    }
+}

@@ -116,3 +116,34 @@ struct FLACStreamParserTests {
         #expect(ReferenceTool.firstDifference(output[0..<(n * 2)].map(\.int32), Array(fixture.reference[first..<(first + n * 2)])) == nil)
     }
 }
+
+extension FLACStreamParserTests {
+    @Test("bytes that are not FLAC give no packets and no crash")
+    func garbage() throws {
+        var seed: UInt64 = 7
+        let bytes = (0..<200_000).map { _ -> UInt8 in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let collected = try Self.parse(bytes) { 1000 }
+        #expect(collected.packets.isEmpty)
+        #expect(collected.format == nil)
+    }
+}
+
+extension FLACStreamParserTests {
+    @Test("an ID3v2 tag in front of \"fLaC\" is passed over")
+    func id3InFront() throws {
+        let fixture = try FLACFixture(seconds: 0.3)
+        let flac = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture.path)))
+        // ID3v2.3 header (id3.org, ID3v2.3.0 section 3.1): "ID3", version 3.0, no flags, syncsafe size 300
+        // (2 << 7 | 44), then 300 bytes of padding.
+        let tag: [UInt8] = Array("ID3".utf8) + [3, 0, 0, 0, 0, 2, 44] + [UInt8](repeating: 0, count: 300)
+        let collected = try Self.parse(tag + flac) { 97 }
+        #expect(collected.properties.contains(.dataOffset(Int64(tag.count) + fixture.frames[0].offset)))
+        #expect(collected.packets.count == fixture.frames.count)
+        let samples = try Self.decode(collected)
+        #expect(samples.count == fixture.reference.count)
+        #expect(ReferenceTool.firstDifference(samples, fixture.reference) == nil)
+    }
+}

@@ -39,7 +39,7 @@ struct OggChainTests {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: first))) + [UInt8](Data(contentsOf: URL(fileURLWithPath: second)))
         let chain = directory.file("mixed.opus")
         try Data(bytes).write(to: URL(fileURLWithPath: chain))
-        let error = #expect(throws: AudioFileError.self) { try OpusFixture.open(chain) }
+        let error = OpusFixture.thrown { _ = try OpusFixture.open(chain) }
         #expect(error?.kind == .unsupported)
         let (stream, streamError) = OggStreamParserTests.parse(bytes, chunks: [500])
         #expect(streamError?.kind == .unsupported)
@@ -52,6 +52,9 @@ struct OggChainTests {
         let path = try OpusFixture.make(directory, seconds: 0.5, channels: 6, options: ["--bitrate", "192"])
         let reader = try OpusFixture.open(path)
         #expect(reader.info.format.channelsPerFrame == 6)
+        // RFC 7845 5.1.1.2: six channels in Vorbis order are front left, center, front right, rear left, rear
+        // right, LFE.
+        #expect(reader.info.format.channelLayout?.description == "L C R Ls Rs LFE")
         let whole = OpusFixture.decode(reader).samples
         let reference = try OpusFixture.opusdec(path)
         #expect(whole.count == reference.count)
@@ -60,19 +63,15 @@ struct OggChainTests {
         let (stream, _) = OggStreamParserTests.parse(bytes, chunks: [4096])
         let cookie = try #require(stream.cookie)
         #expect(cookie[18] == 1)   // RFC 7845 5.1: mapping family at byte 18
+        #expect(stream.format?.channelLayout == reader.info.format.channelLayout)
         let decoder = try OpusPacketDecoder(format: try #require(stream.format), magicCookie: cookie)
-        var decoded: [Fixed824] = []
-        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 6)
-        for packet in stream.packets {
-            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
-            decoded += buffer[0..<(6 * n)]
-        }
+        let decoded = try OpusFixture.decode(stream.packets, format: try #require(stream.format), cookie: cookie)
         let skip = 6 * reader.info.encoderDelay
         #expect(decoded.count >= skip + whole.count)
         #expect(ReferenceTool.firstDifference(Array(decoded[skip..<(skip + whole.count)]).map(\.raw), whole.map(\.raw)) == nil)
         // Too small an output buffer is a misuse, said as such.
         var small = [Fixed824](repeating: .zero, count: 6 * 100)
-        let error = #expect(throws: AudioFileError.self) {
+        let error = OpusFixture.thrown {
             _ = try stream.packets[0].withUnsafeBytes { raw in try small.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
         }
         #expect(error?.kind == .misuse)

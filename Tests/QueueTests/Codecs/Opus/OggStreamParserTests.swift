@@ -85,13 +85,7 @@ struct OggStreamParserTests {
         // opusenc's default frame size, 20 ms: 960 frames each (opusinfo's "Packet duration: 20.0ms").
         #expect(stream.frames.allSatisfy { $0 == 960 })
 
-        let decoder = try OpusPacketDecoder(format: try #require(stream.format), magicCookie: try #require(stream.cookie))
-        var decoded: [Fixed824] = []
-        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * 2)
-        for packet in stream.packets {
-            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
-            decoded += buffer[0..<(2 * n)]
-        }
+        let decoded = try OpusFixture.decode(stream.packets, format: try #require(stream.format), cookie: try #require(stream.cookie))
         let file = try OpusFixture.open(path)
         let whole = OpusFixture.decode(file).samples
         let skip = 2 * file.info.encoderDelay
@@ -143,6 +137,29 @@ struct OggStreamParserTests {
         #expect(cut.packets.count == stream.packets.count)
     }
 
+    @Test("a lost page (sequence gap) loses only its packets; the stream goes on")
+    func lostPage() throws {
+        let directory = TemporaryDirectory()
+        let path = try OpusFixture.make(directory, seconds: 3, channels: 1)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let pages = OpusDamageTests.pageOffsets(bytes)
+        let (reference, _) = Self.parse(bytes, chunks: [bytes.count])
+        // RFC 3533: packets end at lacing values below 255; count those completed on each page. opusenc's
+        // pages hold whole 20 ms packets (fewer than 255 segments), so no packet spans the lost page.
+        func completed(_ page: Int) -> Int {
+            let at = pages[page]
+            return bytes[(at + 27)..<(at + 27 + Int(bytes[at + 26]))].filter { $0 < 255 }.count
+        }
+        let lost = 3
+        let before = (2..<lost).reduce(0) { $0 + completed($1) }   // pages 0 and 1 hold OpusHead and OpusTags
+        let end = lost + 1 < pages.count ? pages[lost + 1] : bytes.count
+        let (stream, error) = Self.parse(Array(bytes[..<pages[lost]]) + Array(bytes[end...]), chunks: [512])
+        #expect(error == nil)
+        #expect(stream.packets.count == reference.packets.count - completed(lost))
+        #expect(Self.same(Array(stream.packets[..<before]), Array(reference.packets[..<before])))
+        #expect(Self.same(Array(stream.packets[before...]), Array(reference.packets[(before + completed(lost))...])))
+    }
+
     @Test("Ogg FLAC (flac --ogg): STREAMINFO as the cookie, FLAC frames as packets")
     func oggFLAC() throws {
         let directory = TemporaryDirectory()
@@ -167,5 +184,10 @@ struct OggStreamParserTests {
         // Each packet is one frame (RFC 9639 9.1: sync 0xFFF8); the block sizes add up to the 44100 frames.
         #expect(stream.packets.allSatisfy { $0.count > 2 && $0[0] == 0xFF && $0[1] & 0xFE == 0xF8 })
         #expect(stream.frames.reduce(0, +) == 44100)
+        // The flac part's packet decoder turns them into the source samples bit for bit (sox reads the WAV).
+        let decoded = try OpusFixture.decode(stream.packets, format: try #require(stream.format), cookie: try #require(stream.cookie))
+        let source = try soxSamples(wav)
+        #expect(decoded.count == source.count)
+        #expect(ReferenceTool.firstDifference(decoded.asSox, source) == nil)
     }
 }

@@ -55,7 +55,7 @@ struct OpusDamageTests {
         let pages = Self.pageOffsets(bytes)
         let cutPath = directory.file("early.opus")
         try Data(bytes[0..<(pages[2] + 50)]).write(to: URL(fileURLWithPath: cutPath))
-        let error = #expect(throws: AudioFileError.self) { try OpusFixture.open(cutPath) }
+        let error = OpusFixture.thrown { _ = try OpusFixture.open(cutPath) }
         #expect(error?.kind == .truncated)
     }
 
@@ -82,7 +82,7 @@ struct OpusDamageTests {
         for (name, bytes) in [("junk.opus", Array("OggS".utf8) + [UInt8](repeating: 0x5A, count: 500)), ("empty.opus", [])] {
             let path = directory.file(name)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let error = #expect(throws: AudioFileError.self) { try OpusFixture.open(path) }
+            let error = OpusFixture.thrown { _ = try OpusFixture.open(path) }
             #expect(error?.description.contains(name) == true)
         }
     }

@@ -104,7 +104,50 @@ struct OpusFileWriterTests {
             var worst = 0.0
             for i in (2 * 480)..<samples.count { worst = max(worst, abs(samples[i].doubleValue - signal[i].doubleValue)) }
             #expect(worst < 0.04, "\(name): largest difference from the sine \(worst)")
+            // opusdec (opus-tools) reads the cut file too, to the same frame.
+            let reference = try OpusFixture.opusdec(copy)
+            #expect(reference.count == samples.count, "\(name): opusdec \(reference.count / 2) frames, ours \(samples.count / 2)")
         }
+    }
+
+    @Test("six channels in WAV order are stored in Opus's Vorbis order, each speaker where it belongs")
+    func surroundOrder() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("surround.opus")
+        // The input in the WAV speaker order L R C LFE Ls Rs (StreamFormat's standard layout), a sine per
+        // speaker; the LFE one low (Opus codes that channel narrow-band).
+        let frequencies: [String: Double] = ["L": 300, "R": 500, "C": 700, "LFE": 60, "Ls": 900, "Rs": 1100]
+        let format = StreamFormat.compressed(.opus, sampleRate: 48000, channels: 6)
+        let input = try #require(format.channelLayout).labels.map(\.description)
+        #expect(input == ["L", "R", "C", "LFE", "Ls", "Rs"])
+        let samples = (0..<(24000 * 6)).map { i in
+            Fixed824(0.3 * sin(2 * Double.pi * frequencies[input[i % 6]]! * Double(i / 6) / 48000))
+        }
+        let writer = try OpusFileWriter(LibraryOutput(FileDescriptor.create(path)), format: format,
+                                        options: AudioFileWriteOptions())
+        try Self.write(writer, samples, channels: 6)
+        try writer.finish()
+        // RFC 7845 5.1.1.2: family 1 with six channels is L C R Ls Rs LFE; opusdec's decode, channel by channel,
+        // correlates best with the sine of the speaker that position names.
+        let decoded = try OpusFixture.opusdec(path)
+        #expect(decoded.count == 24000 * 6)
+        for (channel, label) in ["L", "C", "R", "Ls", "Rs", "LFE"].enumerated() {
+            let best = frequencies.max { a, b in
+                Self.correlation(decoded, channel: channel, frequency: a.value) < Self.correlation(decoded, channel: channel, frequency: b.value)
+            }
+            #expect(best?.key == label, "channel \(channel) sounds like \(best?.key ?? "?"), not \(label)")
+        }
+    }
+
+    /// The magnitude of `samples`' channel at `frequency` (one DFT bin), over 6-channel interleaved audio.
+    static func correlation(_ samples: [Float], channel: Int, frequency: Double) -> Double {
+        var re = 0.0, im = 0.0
+        for n in 0..<(samples.count / 6) {
+            let phase = 2 * Double.pi * frequency * Double(n) / 48000
+            re += Double(samples[n * 6 + channel]) * cos(phase)
+            im += Double(samples[n * 6 + channel]) * sin(phase)
+        }
+        return re * re + im * im
     }
 
     @Test("a bit rate libopus cannot take is refused with the range")
@@ -112,7 +155,7 @@ struct OpusFileWriterTests {
         let directory = TemporaryDirectory()
         var options = AudioFileWriteOptions()
         options.encoder.bitRate = 100
-        let error = #expect(throws: AudioFileError.self) { try Self.create(directory.file("bad.opus"), options: options) }
+        let error = OpusFixture.thrown { _ = try Self.create(directory.file("bad.opus"), options: options) }
         #expect(error?.kind == .incompatibleFormat)
     }
 }

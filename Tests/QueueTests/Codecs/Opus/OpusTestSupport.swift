@@ -47,6 +47,33 @@ enum OpusFixture {
         }
     }
 
+    /// `packets` decoded one by one by `decoder` (made from the stream's format and cookie), concatenated.
+    static func decode(_ packets: [[UInt8]], format: StreamFormat, cookie: [UInt8]) throws -> [Fixed824] {
+        let decoder = try AudioPacketDecoder(format: format, magicCookie: cookie)
+        let channels = format.channelsPerFrame
+        var decoded: [Fixed824] = []
+        var buffer = [Fixed824](repeating: .zero, count: decoder.maximumFramesPerPacket * channels)
+        for packet in packets {
+            let n = try packet.withUnsafeBytes { raw in try buffer.withUnsafeMutableBufferPointer { try decoder.decode(raw, into: $0) } }
+            decoded += buffer[0..<(channels * n)]
+        }
+        return decoded
+    }
+
+    /// The `AudioFileError` `body` throws; records an issue when it throws nothing or something else.
+    /// (Swift Testing's `#expect(throws:)` returns the error only from Swift 6.1; the arm build is 6.0.3.)
+    static func thrown(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> AudioFileError? {
+        do {
+            try body()
+            Issue.record("expected an AudioFileError, nothing was thrown", sourceLocation: sourceLocation)
+        } catch let error as AudioFileError {
+            return error
+        } catch {
+            Issue.record("expected an AudioFileError, got \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
     /// Largest |a - b| in 8.24 units, over the common length.
     static func maxDifference(_ a: [Fixed824], _ b: [Float]) -> Int64 {
         var worst: Int64 = 0

@@ -1,0 +1,186 @@
+import CFFmpeg
+
+/// The FFmpeg objects one open file or decoder owns (I/O context, demuxer, decoder, packet, frame), released
+/// together exactly once, whether the open finished or failed half-way.
+final class FFmpegSession {
+    let library: FFmpegLibrary
+    var api: CFFmpegFunctions { library.api }
+    var io: UnsafeMutablePointer<AVIOContext>?
+    var format: UnsafeMutablePointer<AVFormatContext>?
+    var decoder: UnsafeMutablePointer<AVCodecContext>?
+    var packet: UnsafeMutablePointer<AVPacket>?
+    var frame: UnsafeMutablePointer<AVFrame>?
+
+    init(_ library: FFmpegLibrary) throws {
+        self.library = library
+        packet = library.api.av_packet_alloc()
+        frame = library.api.av_frame_alloc()
+        guard packet != nil, frame != nil else { throw AudioFileError(.io, "FFmpeg could not allocate a packet and a frame") }
+    }
+
+    deinit { release() }
+
+    func release() {
+        if decoder != nil { api.avcodec_free_context(&decoder) }
+        if format != nil { api.avformat_close_input(&format) }   // custom I/O: the context is ours to free
+        FFmpegIO.free(io, api)
+        io = nil
+        if packet != nil { api.av_packet_free(&packet) }
+        if frame != nil { api.av_frame_free(&frame) }
+    }
+
+    /// Opens the decoder for `parameters` (AAC or Apple Lossless), checking it outputs a sample format
+    /// `FFmpegSampleConversion` converts.
+    func openDecoder(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, path: String?) throws -> UnsafeMutablePointer<AVCodecContext> {
+        let id = parameters.pointee.codec_id
+        let name = FFmpegCodecs.formatID(id)?.description ?? "codec \(id.rawValue)"
+        guard let codec = api.avcodec_find_decoder(id), let context = api.avcodec_alloc_context3(codec) else {
+            throw AudioFileError(.unsupported, "this FFmpeg has no \(name) decoder", path: path)
+        }
+        decoder = context
+        let copied = api.avcodec_parameters_to_context(context, parameters)
+        guard copied >= 0 else { throw AudioFileError(.malformed, "the \(name) parameters are invalid: \(library.message(copied))", path: path) }
+        context.pointee.pkt_timebase = timeBase
+        let opened = api.avcodec_open2(context, codec, nil)
+        guard opened >= 0 else { throw AudioFileError(.malformed, "the \(name) decoder refuses this stream: \(library.message(opened))", path: path) }
+        guard FFmpegSampleConversion.isSupported(context.pointee.sample_fmt.rawValue) else {
+            throw AudioFileError(.unsupported, "the \(name) decoder outputs sample format \(context.pointee.sample_fmt.rawValue), not 16/32-bit or float", path: path)
+        }
+        return context
+    }
+
+    /// Calls `body` with each (name, value) of an AVDictionary.
+    func forEachTag(_ dictionary: OpaquePointer?, _ body: (String, String) -> Void) {
+        guard let dictionary else { return }
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = api.av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            if let key = next.pointee.key, let value = next.pointee.value {
+                body(String(cString: key), String(cString: value))
+            }
+            entry = next
+        }
+    }
+
+    /// What demuxing every packet of `stream` says, without decoding.
+    struct Scan {
+        /// Frames in all packets (their durations, the last one cut at the edit list's end where there is one).
+        var frames: Int64 = 0
+        /// Frames the decoder outputs for all packets (AAC decodes a whole 1024 even where the duration is shorter).
+        var coded: Int64 = 0
+        /// Whether some packet had no duration (CAF): then `frames` counts the last packet as `framesPerPacket`
+        /// and the caller decodes it to learn its real length.
+        var durationsMissing = false
+        var lastTimestamp: Int64?
+        var lastFrames: Int64 = 0
+        /// Frames the decoder will drop: skip-samples side data (priming, trailing discard) and discarded packets.
+        var skipped: Int64 = 0
+        var firstTimestamp: Int64?
+        /// Where reading stopped early (a cut or corrupt packet), if it did.
+        var damage: AudioFileError?
+    }
+
+    /// Reads every packet of `stream` once (FFmpeg then holds the index a seek needs, even for ADTS).
+    func scan(stream: Int32, clock: FFmpegClock, framesPerPacket: Int64, input: LibraryInput) -> Scan {
+        var result = Scan()
+        guard let format, let packet else { return result }
+        while true {
+            let status = api.av_read_frame(format, packet)
+            if status == FFmpegLibrary.endOfFile { break }
+            if status < 0 {
+                // A read past the end of the file is a cut file; anything else, damage.
+                let cut = input.position >= input.length
+                result.damage = input.failure ?? AudioFileError(cut ? .truncated : .malformed,
+                                                                "FFmpeg stops reading after frame \(result.frames): \(cut ? "the file ends early" : library.message(status))",
+                                                                offset: input.position)
+                break
+            }
+            defer { api.av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream else { continue }
+            if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                result.damage = AudioFileError(.truncated, "the packet after frame \(result.frames) is cut short (the file ends inside it)",
+                                               offset: packet.pointee.pos >= 0 ? packet.pointee.pos : input.position)
+                break
+            }
+            if result.firstTimestamp == nil {
+                let pts = packet.pointee.pts != FFmpegLibrary.noTimestamp ? packet.pointee.pts : packet.pointee.dts
+                if pts != FFmpegLibrary.noTimestamp { result.firstTimestamp = pts }
+            }
+            if packet.pointee.duration <= 0 { result.durationsMissing = true }
+            let frames = packet.pointee.duration > 0 ? clock.frames(packet.pointee.duration) : framesPerPacket
+            result.frames += frames
+            result.coded += max(frames, framesPerPacket)
+            let pts = packet.pointee.pts != FFmpegLibrary.noTimestamp ? packet.pointee.pts : packet.pointee.dts
+            if pts != FFmpegLibrary.noTimestamp { result.lastTimestamp = pts }
+            result.lastFrames = frames
+            if packet.pointee.flags & AV_PKT_FLAG_DISCARD != 0 {
+                result.skipped += frames
+                continue
+            }
+            var size = 0
+            if let side = api.av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
+                // libavcodec's layout: le32 samples to skip at the start, le32 samples to discard at the end.
+                let raw = UnsafeRawPointer(side)
+                let start = Int64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+                let end = Int64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+                result.skipped += min(frames, start + end)
+            }
+        }
+        return result
+    }
+
+    /// Frames the packet at `timestamp` of `stream` decodes to (the last packet of a CAF, whose real length
+    /// only its Apple Lossless frame header says). Leaves the demuxer and decoder to be rewound.
+    func decodedFrames(ofPacketAt timestamp: Int64, stream: Int32) -> Int64? {
+        guard let format, let decoder, let packet, let frame else { return nil }
+        guard api.avformat_seek_file(format, stream, timestamp, timestamp, timestamp, 0) >= 0 else { return nil }
+        api.avcodec_flush_buffers(decoder)
+        defer { api.avcodec_flush_buffers(decoder) }
+        while api.av_read_frame(format, packet) >= 0 {
+            defer { api.av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream else { continue }
+            guard packet.pointee.pts == timestamp, api.avcodec_send_packet(decoder, packet) >= 0 else { return nil }
+            _ = api.avcodec_send_packet(decoder, nil)
+            var frames: Int64 = 0
+            while api.avcodec_receive_frame(decoder, frame) == 0 { frames += Int64(frame.pointee.nb_samples) }
+            return frames
+        }
+        return nil
+    }
+}
+
+/// Timestamps in a stream's time base as frame positions and back (rounded to nearest).
+struct FFmpegClock {
+    let numerator: Int64
+    let denominator: Int64
+
+    init(timeBase: AVRational, sampleRate: Int) {
+        numerator = Int64(timeBase.num) * Int64(sampleRate)
+        denominator = Int64(max(1, timeBase.den))
+    }
+
+    func frames(_ timestamp: Int64) -> Int64 { Self.divide(timestamp * numerator, denominator) }
+    func timestamp(_ frames: Int64) -> Int64 { Self.divide(frames * denominator, max(1, numerator)) }
+
+    private static func divide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b)
+    }
+}
+
+/// FFmpeg's codec ids for the formats this part handles.
+enum FFmpegCodecs {
+    static func formatID(_ id: AVCodecID) -> AudioFormatID? {
+        switch id {
+        case AV_CODEC_ID_AAC: .mpeg4AAC
+        case AV_CODEC_ID_ALAC: .appleLossless
+        default: nil
+        }
+    }
+
+    static func codecID(_ id: AudioFormatID) -> AVCodecID? {
+        switch id {
+        case .mpeg4AAC: AV_CODEC_ID_AAC
+        case .appleLossless: AV_CODEC_ID_ALAC
+        default: nil
+        }
+    }
+}

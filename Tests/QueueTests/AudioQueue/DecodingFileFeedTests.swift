@@ -1,0 +1,102 @@
+import Codec8_24
+import Foundation
+import HAL
+import Testing
+@testable import Queue
+
+/// The decoding feed on the real render engine in manual mode: a file decoded on the feeding thread and
+/// queued as 32-bit PCM comes out as sox decodes it (bit for bit: 8.24 -> S32 -> 8.24 is exact), from any
+/// frame it is seeked to, and its gain is applied in 8.24 with the closed-form level.
+@Suite("Decoding file feed", .serialized)
+struct DecodingFileFeedTests {
+    static let plain = RenderEngine.Configuration(softwareEQ: false, limiter: false, dither: false,
+                                                  realtimePriority: nil, locksMemory: false)
+
+    /// Plays `feed` to its end through a manual engine at 48 kHz; returns what was rendered.
+    static func play(_ feed: DecodingFileFeed, bufferFrames: Int = 4800) throws -> [Fixed824] {
+        let engine = try RenderEngine(manualRate: 48000, channels: 2, maximumFrames: 256, configuration: plain)
+        let queue = try OutputQueue(format: feed.format, host: engine, callbackThread: QueueFixture.thread) { queue, buffer, event in
+            guard event.stage == .consumed, !event.discarded else { return }
+            if (try? feed.enqueueNext(buffer, on: queue)) != true { try? queue.stop(immediately: false) }
+        }
+        defer { queue.dispose() }
+        for _ in 0..<3 {
+            try feed.enqueueNext(queue.allocateBuffer(byteCapacity: bufferFrames * feed.format.bytesPerPacket), on: queue)
+        }
+        try queue.prime()
+        try queue.start()
+        var out: [Fixed824] = []
+        var period = [Fixed824](repeating: .zero, count: 512)
+        for _ in 0..<2000 where queue.state != .stopped {
+            try period.withUnsafeMutableBufferPointer { try engine.renderManually(frames: 256, into: $0.baseAddress!) }
+            out += period
+            queue.deliverCallbacks()
+        }
+        #expect(queue.state == .stopped && queue.underruns == 0)
+        return out
+    }
+
+    @Test func aDecodedFilePlaysAsSoxDecodesItFromAnyFrame() throws {
+        guard toolAvailable("sox") else { return }
+        let directory = TemporaryDirectory()
+        let path = directory.file("song.wav")
+        try run("sox", ["-n", "-r", "48000", "-c", "2", "-b", "24", path, "synth", "0.5", "sine", "440", "sine", "550", "gain", "-3"])
+        let reference = try soxSamples(path)
+        let feed = DecodingFileFeed(file: try AudioFile.open(path: path), maximumFrames: 4800)
+        #expect(feed.format == .linearPCM(sampleRate: 48000, channels: 2, bits: 32))
+        let whole = try Self.play(feed)
+        #expect(whole.count >= reference.count)
+        #expect(firstDifference(Array(whole.prefix(reference.count)).asSox, reference) == nil)
+
+        // Seeked to frame 12,345 (inside a buffer and a period): the frames from there on.
+        let seeked = DecodingFileFeed(file: try AudioFile.open(path: path), maximumFrames: 4800)
+        seeked.seek(toPacket: 12_345)
+        #expect(seeked.nextPacket == 12_345)
+        let rest = try Self.play(seeked)
+        let expected = Array(reference[(2 * 12_345)...])
+        #expect(firstDifference(Array(rest.prefix(expected.count)).asSox, expected) == nil)
+    }
+
+    @Test func theGainIsAppliedInEightTwentyFourAndRamps() throws {
+        guard toolAvailable("sox") else { return }
+        let directory = TemporaryDirectory()
+        let path = directory.file("sine.wav")
+        // A 1 kHz sine at amplitude 0.5 (-6.02 dBFS), 24-bit.
+        try run("sox", ["-n", "-r", "48000", "-c", "2", "-b", "24", path, "synth", "1", "sine", "1000", "vol", "0.5"])
+        let feed = DecodingFileFeed(file: try AudioFile.open(path: path), maximumFrames: 4800)
+        feed.setGain(Decibels.gain(-6))
+        let out = try Self.play(feed)
+        // Closed form: a sine of amplitude A has RMS A/sqrt(2); -6 dB multiplies it by 10^(-6/20).
+        let expected = 0.5 / 2.0.squareRoot() * pow(10, -6.0 / 20)
+        let measured = rms(out[(2 * 4800)..<(2 * 43200)])
+        #expect(abs(20 * log10(measured / expected)) < 0.01, "RMS \(measured), expected \(expected)")
+
+        // A ramp from 1.0 to 0.5 over 480 frames: the first frame is at unity, the 480th at half.
+        let ramped = DecodingFileFeed(file: try AudioFile.open(path: path), maximumFrames: 4800)
+        ramped.setGain(.one)
+        ramped.setGain(Fixed824(0.5), rampFrames: 480)
+        #expect(ramped.targetGain == Fixed824(0.5))
+        let soft = try Self.play(ramped)
+        let reference = try soxSamples(path)
+        let tail = rms(soft[(2 * 4800)..<(2 * 43200)])
+        #expect(abs(20 * log10(tail / (0.5 / 2.0.squareRoot() * 0.5))) < 0.01)
+        // No step: sample to sample, the ramped signal moves no more than the sine itself does.
+        var steepest = 0.0, sineSteepest = 0.0
+        for i in 1..<960 {
+            let step = Double(soft[2 * i].raw) - Double(soft[2 * i - 2].raw)
+            let sineStep = (Double(reference[2 * i]) - Double(reference[2 * i - 2])) / 128
+            steepest = max(steepest, abs(step))
+            sineSteepest = max(sineSteepest, abs(sineStep))
+        }
+        #expect(steepest <= sineSteepest + 2)
+    }
+
+    func rms(_ samples: ArraySlice<Fixed824>) -> Double {
+        (samples.reduce(0.0) { $0 + $1.doubleValue * $1.doubleValue } / Double(samples.count)).squareRoot()
+    }
+
+    func firstDifference(_ a: [Int32], _ b: [Int32]) -> Int? {
+        for i in 0..<min(a.count, b.count) where a[i] != b[i] { return i }
+        return a.count == b.count ? nil : min(a.count, b.count)
+    }
+}
