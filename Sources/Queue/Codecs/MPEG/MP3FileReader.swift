@@ -176,15 +176,15 @@ final class MP3FileReader: CompressedFileReader {
     /// What is wrong when the audio ends at frame `end`: a file shorter than its LAME tag says (cut), or fewer or
     /// more frames than it promises (damaged, resynchronised past garbage); nil for a whole file.
     private func endOfAudio(at end: Int64) -> AudioFileError? {
+        // A file whose frames all decode is whole, even when its tag's byte count is off (some encoders count
+        // their ID3 tags in).
+        guard playableFrames != info.frameCount else { return nil }
         if let declaredEnd, declaredEnd > audioEnd {
             return AudioFileError(.truncated, "the file is cut short: its LAME tag promises \(declaredEnd) bytes of MPEG audio, it has \(audioEnd) (after frame \(end))",
                                   offset: audioEnd, path: input.path)
         }
-        if playableFrames != info.frameCount {
-            return AudioFileError(.malformed, "the audio is damaged: \(playableFrames) frames decode where the LAME tag promises \(info.frameCount) (libmpg123 skipped or guessed what it could not decode; stopped at frame \(end))",
-                                  path: input.path)
-        }
-        return nil
+        return AudioFileError(.malformed, "the audio is damaged: \(playableFrames) frames decode where the LAME tag promises \(info.frameCount) (libmpg123 skipped or guessed what it could not decode; stopped at frame \(end))",
+                              path: input.path)
     }
 
     private func damage(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {

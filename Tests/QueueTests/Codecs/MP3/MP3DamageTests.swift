@@ -50,6 +50,27 @@ import Testing
         #expect(MP3Fixtures.largestDifference(Array(samples.prefix(before)), Array(intact.prefix(before))) <= MP3FileReaderTests.tolerance)
     }
 
+    /// A whole file whose tag's byte count is too large (as encoders that count their ID3 tag in write it)
+    /// is not mistaken for a cut one: all its frames decode.
+    @Test func wrongByteCountInTheTagIsNoDamage() throws {
+        let directory = TemporaryDirectory()
+        let (_, bytes) = try Self.cbr(directory)
+        var patched = [UInt8](bytes)
+        // The Mp3 Info Tag spec: "Info", 4 flag bytes, the frame count, then the byte count (big-endian).
+        let info = try #require(patched.indices.first { patched[$0..<($0 + 4)].elementsEqual("Info".utf8) })
+        #expect(patched[info + 7] & 0x3 == 0x3)   // frames and bytes present
+        let field = info + 12
+        let declared = patched[field..<(field + 4)].reduce(0) { $0 << 8 | Int($1) } + 1000
+        for i in 0..<4 { patched[field + i] = UInt8(truncatingIfNeeded: declared >> (24 - 8 * i)) }
+        let path = directory.file("bytes.mp3")
+        try Data(patched).write(to: URL(fileURLWithPath: path))
+        let reader = try MP3Fixtures.open(path)
+        #expect(reader.info.frameCount == 57330)
+        let (samples, error) = MP3Fixtures.decode(reader)
+        #expect(error == nil)
+        #expect(samples.count == 2 * 57330)
+    }
+
     @Test func notMPEGAudioIsRefusedWithOneError() throws {
         let directory = TemporaryDirectory()
         // An ID3v2 header (synchsafe size 20) followed by noise: no frame to find.
