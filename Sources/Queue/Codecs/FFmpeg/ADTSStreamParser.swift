@@ -108,8 +108,15 @@ final class ADTSStreamParser: CompressedStreamParser {
                     hunted = 0
                 }
                 guard count - consumed >= header.frameLength else { return }
+                // ISO/IEC 13818-7 6.2.1: number_of_raw_data_blocks_in_frame > 0 packs several raw data blocks
+                // (1024 frames each) in one ADTS frame; FFmpeg's decoder, given the payload as one packet,
+                // decodes only the first. Refused rather than played with gaps.
+                guard header.blocks == 1 else {
+                    throw AudioFileError(.unsupported, "an ADTS frame holds \(header.blocks) raw data blocks (number_of_raw_data_blocks_in_frame \(header.blocks - 1), ISO/IEC 13818-7 6.2.1); only one per frame is supported",
+                                         offset: offset + Int64(consumed))
+                }
                 let payload = UnsafeRawBufferPointer(start: p + header.headerLength, count: header.frameLength - header.headerLength)
-                var description = AudioStreamPacketDescription(startOffset: 0, variableFramesInPacket: header.blocks > 1 ? 1024 * header.blocks : 0,
+                var description = AudioStreamPacketDescription(startOffset: 0, variableFramesInPacket: 0,
                                                                dataByteSize: payload.count)
                 withUnsafePointer(to: &description) { onPackets(payload, UnsafeBufferPointer(start: $0, count: 1)) }
                 consumed += header.frameLength

@@ -49,14 +49,20 @@ final class FFmpegFileReader: CompressedFileReader {
         }
 
         // Open the container on our I/O.
-        guard let io = FFmpegIO.reading(input, api), var context = api.avformat_alloc_context() else {
-            throw fail(.io, "FFmpeg could not allocate its I/O context")
-        }
-        session.io = io
+        guard let io = FFmpegIO.reading(input, api) else { throw fail(.io, "FFmpeg could not allocate its I/O context") }
+        session.io = io   // the session frees it even if what follows fails
+        guard var context = api.avformat_alloc_context() else { throw fail(.io, "FFmpeg could not allocate its format context") }
         context.pointee.pb = io
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = api.avformat_open_input(&opened, nil, nil, nil)
+        // FFmpeg never opens a file or URL itself: the file's own bytes come through `io`, but a demuxer may
+        // follow a reference inside it (an MP4 data reference, an HLS or concat playlist) and open it with
+        // FFmpeg's own protocols, around HAL and the path the user chose. An empty protocol whitelist makes
+        // every such nested open fail.
+        var options: OpaquePointer?
+        _ = api.av_dict_set(&options, "protocol_whitelist", "", 0)
+        defer { api.av_dict_free(&options) }
+        let status = api.avformat_open_input(&opened, nil, nil, &options)
         guard status >= 0, let opened else {   // FFmpeg freed the context
             if let failure = input.failure { throw failure }
             throw fail(status == FFmpegLibrary.endOfFile ? .truncated : .malformed,
@@ -107,7 +113,8 @@ final class FFmpegFileReader: CompressedFileReader {
         if scan.durationsMissing, let first = scan.firstTimestamp, let last = scan.lastTimestamp,
            let lastFrames = session.decodedFrames(ofPacketAt: last, stream: index) {
             // Packets without durations (CAF): their timestamps span all but the last, which is decoded.
-            frames = clock.frames(last - first) + lastFrames
+            let span = last.subtractingReportingOverflow(first)
+            frames = FFmpegClock.add(clock.frames(span.overflow ? Int64.max : span.partialValue), lastFrames)
             coded = frames
         }
         let decoded = frames - scan.skipped
@@ -121,9 +128,9 @@ final class FFmpegFileReader: CompressedFileReader {
             let exact = media - scan.skipped
             if exact > length, exact - length <= Int64(sampleRate / 1000 + 1), exact <= coded - scan.skipped { length = exact }
         }
-        if scan.skipped == 0, let smpb, let gapless = ITunesGaplessInfo(smpb) {
-            delay = min(gapless.delay, decoded)
-            length = min(gapless.length > 0 ? gapless.length : decoded - delay - gapless.padding, decoded - delay)
+        if scan.skipped == 0, let smpb, let gapless = ITunesGaplessInfo(smpb, decoded: decoded) {
+            delay = gapless.delay
+            length = gapless.playable
             encoder = encoder ?? "iTunes"
         }
         if scan.damage != nil { length = min(length, decoded - delay) }   // play up to the damage, then say so
@@ -142,7 +149,7 @@ final class FFmpegFileReader: CompressedFileReader {
         let format = StreamFormat.compressed(formatID, sampleRate: Double(sampleRate), channels: channels,
                                              framesPerPacket: Int(parameters.pointee.frame_size), bitsPerChannel: bits)
         var bitRate = Int(parameters.pointee.bit_rate)
-        if bitRate <= 0, length > 0 { bitRate = Int(input.length * 8 * Int64(sampleRate) / length) }
+        if bitRate <= 0, length > 0 { bitRate = Int(FFmpegClock.scale(input.length * 8, Int64(sampleRate), length)) }
         info = CompressedFileInfo(fileType: type, format: format, frameCount: max(0, length),
                                   encoderDelay: Int(scan.skipped + delay), padding: Int(max(0, coded - scan.skipped - delay - length)),
                                   bitRate: bitRate > 0 ? bitRate : nil, encoder: encoder, metadata: metadata)
@@ -261,16 +268,28 @@ final class FFmpegFileReader: CompressedFileReader {
 
 /// Apple's gapless tag, iTunSMPB: " 00000000 00000840 000001C0 0000000000046E00 ...", hexadecimal fields of
 /// which the second is the encoder delay, the third the padding and the fourth the original length in frames.
+/// The tag is the file's word, so each field is clamped to the frames the decoder outputs (`decoded`): a huge
+/// padding or length cannot push the arithmetic that trims by them out of range.
 struct ITunesGaplessInfo {
     var delay: Int64
     var padding: Int64
     var length: Int64
+    /// Frames the decoder outputs, delay and padding included.
+    var decoded: Int64
 
-    init?(_ text: String) {
+    init?(_ text: String, decoded: Int64) {
         let fields = text.split(separator: " ").compactMap { Int64($0, radix: 16) }
         guard fields.count >= 4, fields[1] >= 0, fields[2] >= 0, fields[3] >= 0 else { return nil }
-        delay = fields[1]
-        padding = fields[2]
-        length = fields[3]
+        self.decoded = max(0, decoded)
+        delay = min(fields[1], self.decoded)
+        padding = min(fields[2], self.decoded)
+        length = min(fields[3], self.decoded)
+    }
+
+    /// Frames to play after the delay: the stated length, or (length 0) what the padding leaves; within
+    /// 0 ... decoded - delay.
+    var playable: Int64 {
+        let available = decoded - delay
+        return max(0, min(length > 0 ? length : available - padding, available))
     }
 }

@@ -50,6 +50,9 @@ final class FFmpegPacketDecoder: CompressedPacketDecoder {
         guard opened >= 0 else {
             throw AudioFileError(.malformed, "the \(format.formatID) decoder refuses this stream's setup (magic cookie of \(cookie.count) bytes): \(library.message(opened))")
         }
+        guard FFmpegSampleConversion.isSupported(context.pointee.sample_fmt.rawValue) else {
+            throw AudioFileError(.unsupported, "the \(format.formatID) decoder outputs sample format \(context.pointee.sample_fmt.rawValue), not 16/32-bit or float")
+        }
         capacity = 8192
         buffer = .allocate(capacity: capacity + FFmpegLibrary.inputPadding)
         buffer.initialize(repeating: 0, count: capacity + FFmpegLibrary.inputPadding)
@@ -96,9 +99,13 @@ final class FFmpegPacketDecoder: CompressedPacketDecoder {
         let room = output.count / channels
         var written = 0
         while api.avcodec_receive_frame(decoder, frame) == 0 {
-            let n = min(Int(frame.pointee.nb_samples), room - written)
+            let n = Int(frame.pointee.nb_samples)
             guard Int(frame.pointee.ch_layout.nb_channels) == channels else {
                 throw AudioFileError(.malformed, "the \(formatID) packet decodes to \(frame.pointee.ch_layout.nb_channels) channels, the stream has \(channels)")
+            }
+            // Never drop decoded audio silently: the caller sizes `output` by maximumFramesPerPacket.
+            guard n <= room - written else {
+                throw AudioFileError.misuse("the \(formatID) packet decodes to \(written + n) frames, more than the \(room) the output holds (maximumFramesPerPacket is \(maximumFramesPerPacket))")
             }
             FFmpegSampleConversion.interleave(frame, channels: channels, first: 0, count: n, into: base + written * channels)
             written += n

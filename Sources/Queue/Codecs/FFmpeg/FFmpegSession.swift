@@ -107,13 +107,13 @@ final class FFmpegSession {
             }
             if packet.pointee.duration <= 0 { result.durationsMissing = true }
             let frames = packet.pointee.duration > 0 ? clock.frames(packet.pointee.duration) : framesPerPacket
-            result.frames += frames
-            result.coded += max(frames, framesPerPacket)
+            result.frames = FFmpegClock.add(result.frames, frames)
+            result.coded = FFmpegClock.add(result.coded, max(frames, framesPerPacket))
             let pts = packet.pointee.pts != FFmpegLibrary.noTimestamp ? packet.pointee.pts : packet.pointee.dts
             if pts != FFmpegLibrary.noTimestamp { result.lastTimestamp = pts }
             result.lastFrames = frames
             if packet.pointee.flags & AV_PKT_FLAG_DISCARD != 0 {
-                result.skipped += frames
+                result.skipped = FFmpegClock.add(result.skipped, frames)
                 continue
             }
             var size = 0
@@ -122,7 +122,7 @@ final class FFmpegSession {
                 let raw = UnsafeRawPointer(side)
                 let start = Int64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
                 let end = Int64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-                result.skipped += min(frames, start + end)
+                result.skipped = FFmpegClock.add(result.skipped, min(frames, start + end))
             }
         }
         return result
@@ -141,7 +141,7 @@ final class FFmpegSession {
             guard packet.pointee.pts == timestamp, api.avcodec_send_packet(decoder, packet) >= 0 else { return nil }
             _ = api.avcodec_send_packet(decoder, nil)
             var frames: Int64 = 0
-            while api.avcodec_receive_frame(decoder, frame) == 0 { frames += Int64(frame.pointee.nb_samples) }
+            while api.avcodec_receive_frame(decoder, frame) == 0 { frames = FFmpegClock.add(frames, Int64(frame.pointee.nb_samples)) }
             return frames
         }
         return nil
@@ -149,21 +149,39 @@ final class FFmpegSession {
 }
 
 /// Timestamps in a stream's time base as frame positions and back (rounded to nearest).
+///
+/// Timestamps and durations come from the file (a 64-bit mdhd or edit-list duration, a packet's pts), so a
+/// hostile file can make any product overflow: the scaling is done in 128 bits and the result clamped to
+/// ±`limit`, which is far beyond any real position (2^61 frames at 384 kHz is 190,000 years) and leaves room
+/// for the sums and differences of a few such positions without overflow.
 struct FFmpegClock {
     let numerator: Int64
     let denominator: Int64
+    static let limit: Int64 = 1 << 61
 
     init(timeBase: AVRational, sampleRate: Int) {
         numerator = Int64(timeBase.num) * Int64(sampleRate)
         denominator = Int64(max(1, timeBase.den))
     }
 
-    func frames(_ timestamp: Int64) -> Int64 { Self.divide(timestamp * numerator, denominator) }
-    func timestamp(_ frames: Int64) -> Int64 { Self.divide(frames * denominator, max(1, numerator)) }
+    func frames(_ timestamp: Int64) -> Int64 { Self.scale(timestamp, numerator, denominator) }
+    func timestamp(_ frames: Int64) -> Int64 { Self.scale(frames, denominator, max(1, numerator)) }
 
-    private static func divide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b)
+    /// `a * b / c` rounded to nearest (halves away from zero), clamped to ±`limit`; `c` > 0.
+    static func scale(_ a: Int64, _ b: Int64, _ c: Int64) -> Int64 {
+        let negative = (a < 0) != (b < 0)
+        let divisor = UInt64(max(1, c))
+        let product = a.magnitude.multipliedFullWidth(by: b.magnitude)   // at most 2^126: high < 2^63
+        let (low, carry) = product.low.addingReportingOverflow(divisor / 2)
+        let high = product.high + (carry ? 1 : 0)
+        guard high < divisor else { return negative ? -limit : limit }   // the quotient needs more than 64 bits
+        let quotient = divisor.dividingFullWidth((high: high, low: low)).quotient
+        let clamped = Int64(min(quotient, UInt64(limit)))
+        return negative ? -clamped : clamped
     }
+
+    /// `a + b` clamped to ±`limit` (for running totals of clamped values).
+    static func add(_ a: Int64, _ b: Int64) -> Int64 { max(-limit, min(limit, a + b)) }
 }
 
 /// FFmpeg's codec ids for the formats this part handles.

@@ -22,7 +22,7 @@ enum MP4MediaDuration {
             let timescale = Int64(be(head, version == 1 ? 20 : 12, 4))
             let duration = Int64(be(head, version == 1 ? 24 : 16, version == 1 ? 8 : 4))
             guard timescale > 0, duration > 0, duration < Int64(1) << 40 else { return nil }
-            return duration * Int64(sampleRate) / timescale
+            return FFmpegClock.scale(duration, Int64(sampleRate), timescale)   // 128-bit: a hostile rate cannot overflow
         }
         return nil
     }
@@ -33,9 +33,10 @@ enum MP4MediaDuration {
         while at + 8 <= range.upperBound, let header = bytes(input, at, 16) {
             var size = Int64(be(header, 0, 4))
             var headerSize: Int64 = 8
-            if size == 1, header.count >= 16 { size = Int64(be(header, 8, 8)); headerSize = 16 }
+            // A 64-bit size of 2^63 or more is no real box (and no Int64): -1 fails the guard below.
+            if size == 1, header.count >= 16 { size = Int64(exactly: be(header, 8, 8)) ?? -1; headerSize = 16 }
             if size == 0 { size = range.upperBound - at }
-            guard size >= headerSize, at + size <= range.upperBound else { return nil }
+            guard size >= headerSize, size <= range.upperBound - at else { return nil }
             if header[4..<8].elementsEqual(name.utf8) { return (at + headerSize)..<(at + size) }
             at += size
         }

@@ -75,7 +75,10 @@ struct OggOpusEnd {
                 head = []
             }
         }
-        let added = last.header.granulePosition - previous.header.granulePosition
-        return max(0, durations - Int(added))
+        // Granule positions are the file's word: a difference or padding out of range means "unknown" (0).
+        let added = last.header.granulePosition.subtractingReportingOverflow(previous.header.granulePosition)
+        guard !added.overflow, let step = Int(exactly: added.partialValue) else { return 0 }
+        let padding = durations.subtractingReportingOverflow(step)
+        return padding.overflow ? 0 : max(0, padding.partialValue)
     }
 }

@@ -149,7 +149,7 @@ final class OggStreamParser: CompressedStreamParser {
             if continuing {
                 continuing = false
                 if carryValid {
-                    carry.append(contentsOf: piece)
+                    try extendCarry(piece)
                     try carry.withUnsafeBytes { whole in
                         try packet(whole, header: header, onProperty: onProperty) { frames in
                             descriptions[0] = AudioStreamPacketDescription(startOffset: 0, variableFramesInPacket: frames,
@@ -177,13 +177,31 @@ final class OggStreamParser: CompressedStreamParser {
         if length > 0 {
             // The page's last packet continues on the next page.
             if continuing {
-                if carryValid { carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[packetStart..<(packetStart + length)])) }
+                if carryValid { try extendCarry(UnsafeRawBufferPointer(rebasing: raw[packetStart..<(packetStart + length)])) }
             } else {
                 carry.removeAll(keepingCapacity: true)
-                carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[packetStart..<(packetStart + length)]))
+                try extendCarry(UnsafeRawBufferPointer(rebasing: raw[packetStart..<(packetStart + length)]))
                 carryValid = true
             }
         }
+    }
+
+    /// The largest packet gathered across pages. Audio: an Opus packet is at most 48 frames of 1,275 bytes
+    /// (RFC 6716 3.2.5 and 3.4: R5, at most 120 ms of 2.5 ms frames; 1275 bytes per frame) = 61,440 bytes;
+    /// a FLAC frame at most 2^24 - 1 bytes (RFC 9639 8.2: STREAMINFO's 24-bit maximum frame size). Header
+    /// packets (OpusTags or VORBIS_COMMENT with cover art) get the same generous 16 MiB as FLAC.
+    static let largestOpusPacket = 48 * 1275
+    static let largestOtherPacket = (1 << 24) - 1
+    private var packetLimit: Int { stage == .audio && codec == .opus ? Self.largestOpusPacket : Self.largestOtherPacket }
+
+    /// Adds a piece of a packet that continues on the next page; an endless run of 255-byte lacing values
+    /// (RFC 3533 6) would otherwise grow `carry` without limit.
+    private func extendCarry(_ piece: UnsafeRawBufferPointer) throws {
+        guard carry.count + piece.count <= packetLimit else {
+            throw AudioFileError.malformed("an Ogg packet continues past \(packetLimit) bytes (\(carry.count + piece.count) so far), larger than any \(stage == .audio && codec == .opus ? "Opus packet (RFC 6716)" : "FLAC frame or header (RFC 9639)")",
+                                           at: pageOffset)
+        }
+        carry.append(contentsOf: piece)
     }
 
     /// One whole packet: a header packet updates what is known; an audio packet goes to `audio` with its frames.
