@@ -11,11 +11,15 @@ final class RampReader: CompressedFileReader {
     let block: Int
     /// Where the reader stops early (a file cut short), when set.
     let endsEarlyAt: Int64?
+    /// Whether the cut is thrown (as the real readers do: the frames before it first, then `.malformed` or
+    /// `.truncated` on the next call) rather than a quiet end.
+    let throwsAtCut: Bool
     var position: Int64 = 0
     var seeks: [Int64] = []
     var closed = false
 
-    init(type: AudioFileType, frames: Int64, channels: Int = 2, block: Int = 1152, endsEarlyAt: Int64? = nil) {
+    init(type: AudioFileType, frames: Int64, channels: Int = 2, block: Int = 1152, endsEarlyAt: Int64? = nil, throwsAtCut: Bool = false) {
+        self.throwsAtCut = throwsAtCut
         var metadata = AudioFileMetadata()
         metadata.title = "Ramp"
         metadata.album = "Doubles"
@@ -41,7 +45,10 @@ final class RampReader: CompressedFileReader {
         let channels = info.format.channelsPerFrame
         let end = endsEarlyAt ?? info.frameCount
         let n = Int(min(Int64(min(block, buffer.count / channels)), end - position))
-        guard n > 0 else { return 0 }
+        guard n > 0 else {
+            if throwsAtCut && position < info.frameCount { throw AudioFileError(.malformed, "corrupt frame at frame \(position)") }
+            return 0
+        }
         for f in 0..<n {
             for c in 0..<channels { buffer[f * channels + c] = Self.sample(frame: position + Int64(f), channel: c, channels: channels) }
         }
@@ -189,6 +196,28 @@ final class RawWriter: CompressedFileWriter {
         #expect(error?.kind == .truncated)
         #expect(error?.description.hasPrefix(path) == true)
         #expect(error?.description.contains("frame 3000") == true)
+    }
+
+    /// The real readers return the frames before damage, then throw on the next call; a read that asked for
+    /// more than one library block must keep those frames (they are audio the user hears) and report the damage
+    /// on the following read, with the position where the damage is.
+    @Test("damage thrown part-way through a read: the frames before it are returned, the error comes next")
+    func damageAfterFrames() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("damaged.mp3")
+        try write(Array("ID3".utf8) + [UInt8](repeating: 0, count: 61), to: path)
+        let file = try AudioFile.open(path: path, typeHint: nil) { _, type, _ in
+            RampReader(type: type, frames: 4000, block: 1152, endsEarlyAt: 3000, throwsAtCut: true)
+        }
+        var buffer = [Fixed824](repeating: .zero, count: 8000 * 2)
+        let got = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) }
+        #expect(got == 3000)
+        #expect(file.framePosition == 3000)
+        // Every frame before the damage is the reader's ramp, the last one included.
+        #expect(buffer[2 * 2999 + 1] == RampReader.sample(frame: 2999, channel: 1, channels: 2))
+        let error = thrownAudioFileError { _ = try buffer.withUnsafeMutableBufferPointer { try file.readFrames(into: $0) } }
+        #expect(error?.kind == .malformed)
+        #expect(error?.description.hasPrefix(path) == true)
     }
 
     @Test("garbage named .mp3 is one clear .notAudioFile line")

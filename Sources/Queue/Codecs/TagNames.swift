@@ -25,22 +25,35 @@ enum TagNames {
         case "COPYRIGHT", "TCOP": metadata.copyright = metadata.copyright ?? text
         case "ENCODER", "TSSE", "ENCODED_BY", "\u{A9}TOO": metadata.software = metadata.software ?? text
         case "REPLAYGAIN_TRACK_GAIN": metadata.replayGain.trackGain = decibels(text)
-        case "REPLAYGAIN_TRACK_PEAK": metadata.replayGain.trackPeak = Double(text)
+        case "REPLAYGAIN_TRACK_PEAK": metadata.replayGain.trackPeak = peak(text)
         case "REPLAYGAIN_ALBUM_GAIN": metadata.replayGain.albumGain = decibels(text)
-        case "REPLAYGAIN_ALBUM_PEAK": metadata.replayGain.albumPeak = Double(text)
-        // RFC 7845 5.2.1: a Q7.8 integer, dB relative to -23 LUFS; ReplayGain 2.0's reference is -18 LUFS.
-        case "R128_TRACK_GAIN": if let q = Int(text) { metadata.replayGain.trackGain = Double(q) / 256 + 5 }
-        case "R128_ALBUM_GAIN": if let q = Int(text) { metadata.replayGain.albumGain = Double(q) / 256 + 5 }
+        case "REPLAYGAIN_ALBUM_PEAK": metadata.replayGain.albumPeak = peak(text)
+        // RFC 7845 5.2.1: a Q7.8 integer in -32768 ... 32767, dB relative to -23 LUFS; ReplayGain 2.0's reference
+        // is -18 LUFS.
+        case "R128_TRACK_GAIN": if let q = Int16(text) { metadata.replayGain.trackGain = Double(q) / 256 + 5 }
+        case "R128_ALBUM_GAIN": if let q = Int16(text) { metadata.replayGain.albumGain = Double(q) / 256 + 5 }
         default: break
         }
     }
 
-    /// "-6.20 dB", "+3.1 dB", "-6.2" as dB.
+    /// Gains outside this are not ReplayGain values (a tag's text is anyone's): ignored, like a missing tag.
+    /// (R128's Q7.8 field spans -128 ... +128 dB, RFC 7845 5.2.1; real gains are within a few tens of dB.)
+    static let gainRange = -128.0...128.0
+    /// Sample peaks: 1.0 is full scale; decoded lossy audio can exceed it, by far less than this.
+    static let peakRange = 0.0...100.0
+
+    /// "-6.20 dB", "+3.1 dB", "-6.2" as dB; nil for text that is not a gain within `gainRange`.
     static func decibels(_ text: String) -> Double? {
         var number = text
         if number.lowercased().hasSuffix("db") { number = String(number.dropLast(2)).trimmedTag }
         if number.hasPrefix("+") { number.removeFirst() }
-        guard let value = Double(number), value.isFinite else { return nil }
+        guard let value = Double(number), gainRange.contains(value) else { return nil }
+        return value
+    }
+
+    /// A linear peak ("0.988525"); nil for text that is not one within `peakRange` ("nan", "inf", "1e400").
+    static func peak(_ text: String) -> Double? {
+        guard let value = Double(text), peakRange.contains(value) else { return nil }
         return value
     }
 }

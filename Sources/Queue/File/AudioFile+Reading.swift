@@ -9,6 +9,7 @@ extension AudioFile {
         if case .libraryReader(let reader) = coding {
             try withPath { try reader.seek(toFrame: frame) }
         }
+        deferredDamage = nil
         framePosition = frame
     }
 
@@ -25,14 +26,27 @@ extension AudioFile {
 
     /// Frames from the codec library, as many as `buffer` holds (the library may hand them over a frame
     /// block at a time). A file that ends before its promised length is `.truncated`, after the frames before.
+    /// Damage the library reports after some frames of this read were decoded is kept for the next call, so
+    /// those frames are returned (they are audio, up to the damage) and the error comes next.
     func readLibraryFrames(into buffer: UnsafeMutableBufferPointer<Fixed824>, reader: any CompressedFileReader) throws -> Int {
+        if let damage = deferredDamage {
+            deferredDamage = nil
+            throw damage
+        }
         let channels = channelCount
         let wanted = Int(min(Int64(buffer.count / channels), frameCount - framePosition))
         guard wanted > 0, let output = buffer.baseAddress else { return 0 }
         var done = 0
         while done < wanted {
-            let n = try withPath {
-                try reader.read(into: UnsafeMutableBufferPointer(start: output + done * channels, count: (wanted - done) * channels))
+            let n: Int
+            do {
+                n = try withPath {
+                    try reader.read(into: UnsafeMutableBufferPointer(start: output + done * channels, count: (wanted - done) * channels))
+                }
+            } catch {
+                guard done > 0 else { throw error }
+                deferredDamage = error
+                break
             }
             if n <= 0 { break }
             done += min(n, wanted - done)

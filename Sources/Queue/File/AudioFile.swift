@@ -45,6 +45,8 @@ public final class AudioFile {
     /// One decoded packet, for reads that start or end inside a packet, and the writer's partial packet.
     let packetFrames: UnsafeMutablePointer<Fixed824>
     var cachedPacket: Int64 = -1
+    /// Damage a codec library reported after part of a read was decoded: thrown by the next read.
+    var deferredDamage: (any Error)?
     /// The packet a sequential IMA4 decode expects next (other packets reset the decoder).
     var nextDecodedPacket: Int64 = 0
 
