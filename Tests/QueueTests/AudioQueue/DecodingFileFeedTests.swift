@@ -17,8 +17,16 @@ struct DecodingFileFeedTests {
     final class ErrorLog: @unchecked Sendable {
         private let lock = NSLock()
         private var list: [any Error] = []
-        func add(_ error: any Error) { lock.withLock { list.append(error) } }
-        var errors: [any Error] { lock.withLock { list } }
+        func add(_ error: any Error) {
+            lock.lock()
+            defer { lock.unlock() }
+            list.append(error)
+        }
+        var errors: [any Error] {
+            lock.lock()
+            defer { lock.unlock() }
+            return list
+        }
     }
 
     /// Plays `feed` to its end through a manual engine at 48 kHz; returns what was rendered. With `errors`, an
