@@ -20,8 +20,12 @@ public final class DecodingFileFeed: OutputQueueFeed, @unchecked Sendable {
     // Guarded by `lock`:
     private var next: Int64 = 0
     private var ramp = GainRamp(gain: .one)
-    /// Damage met after some frames of a buffer were decoded: those are enqueued, this is thrown next time.
+    /// Damage met after some frames of a buffer were decoded: those are enqueued, this is thrown next time
+    /// (once: the call after goes on past it, as the file's reader does).
     private var damage: (any Error)?
+    /// Where a file cut short ends (set when `.truncated` is met): the feed's end after that error, rather
+    /// than the frame count the file promises, so the error is thrown once and the feed then ends.
+    private var cutAt: Int64?
 
     /// A feed for `file` filling buffers of up to `maximumFrames` frames.
     public init(file: AudioFile, maximumFrames: Int) {
@@ -44,6 +48,7 @@ public final class DecodingFileFeed: OutputQueueFeed, @unchecked Sendable {
         lock.locked {
             next = max(0, min(packet, file.frameCount))
             damage = nil
+            cutAt = nil
         }
     }
 
@@ -60,14 +65,18 @@ public final class DecodingFileFeed: OutputQueueFeed, @unchecked Sendable {
     }
 
     /// Decodes up to a buffer's worth of frames (at most `maximumPackets`), applies the gain and enqueues
-    /// them; false at the end. A read error after some frames enqueues those and throws at the next call.
+    /// them; false at the end. A read error after some frames enqueues those and throws at the next call
+    /// (once); a file cut short (`.truncated`) then ends there.
     @discardableResult
     public func enqueueNext(_ buffer: AudioQueueBuffer, on queue: OutputQueue, maximumPackets: Int) throws -> Bool {
         try lock.locked { () throws -> Bool in
-            if let damage { throw damage }
+            if let damage {
+                self.damage = nil
+                throw damage
+            }
             let bytesPerFrame = format.bytesPerPacket
             let wanted = min(buffer.byteCapacity / bytesPerFrame, scratch.count / channels, max(0, maximumPackets))
-            guard wanted > 0, next < file.frameCount else { return false }
+            guard wanted > 0, next < min(cutAt ?? .max, file.frameCount) else { return false }
             if file.framePosition != next { try file.seek(toFrame: next) }
             var got = 0
             do {
@@ -78,6 +87,7 @@ public final class DecodingFileFeed: OutputQueueFeed, @unchecked Sendable {
                     got += n
                 }
             } catch {
+                if (error as? AudioFileError)?.kind == .truncated { cutAt = next + Int64(got) }
                 guard got > 0 else { throw error }
                 damage = error
             }

@@ -33,13 +33,7 @@ final class LibraryInput {
     /// Moves to `offset` from the start (SEEK_SET), the position (SEEK_CUR) or the end (SEEK_END); the new
     /// position, or nil when it would be before the start.
     func seek(_ offset: Int64, whence: Int32) -> Int64? {
-        let base: Int64 = switch whence {
-        case 1: position
-        case 2: length
-        default: 0
-        }
-        let target = base + offset
-        guard target >= 0 else { return nil }
+        guard let target = seekTarget(offset, whence: whence, position: position, length: length) else { return nil }
         position = target
         return target
     }
@@ -74,14 +68,20 @@ final class LibraryOutput {
 
     /// Moves the write position (SEEK_SET, SEEK_CUR, SEEK_END as in `LibraryInput.seek`).
     func seek(_ offset: Int64, whence: Int32) -> Int64? {
-        let base: Int64 = switch whence {
-        case 1: position
-        case 2: length
-        default: 0
-        }
-        let target = base + offset
-        guard target >= 0 else { return nil }
+        guard let target = seekTarget(offset, whence: whence, position: position, length: length) else { return nil }
         position = target
         return target
     }
+}
+
+/// Where a seek lands: `offset` from the start (SEEK_SET, 0), `position` (SEEK_CUR, 1) or `length` (SEEK_END,
+/// 2); nil when before the start. One rule for the read and the write side.
+func seekTarget(_ offset: Int64, whence: Int32, position: Int64, length: Int64) -> Int64? {
+    let base: Int64 = switch whence {
+    case 1: position
+    case 2: length
+    default: 0
+    }
+    let target = base + offset
+    return target >= 0 ? target : nil
 }

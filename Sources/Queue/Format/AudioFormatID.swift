@@ -50,14 +50,6 @@ public enum AudioFormatID: UInt32, Sendable, CaseIterable, CustomStringConvertib
         case .linearPCM, .muLaw, .aLaw, .appleIMA4, .microsoftIMAADPCM: false
         }
     }
-
-    /// Whether decoding gives back exactly the samples that were encoded.
-    public var isLossless: Bool {
-        switch self {
-        case .mpegLayer3, .opus, .mpeg4AAC: false
-        default: true
-        }
-    }
 }
 
 /// Four-character codes as they appear in RIFF, AIFF and CAF headers.

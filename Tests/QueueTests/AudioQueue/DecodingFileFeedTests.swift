@@ -1,6 +1,7 @@
 import Codec8_24
 import Foundation
 import HAL
+import TestSupport
 import Testing
 @testable import Queue
 
@@ -12,12 +13,39 @@ struct DecodingFileFeedTests {
     static let plain = RenderEngine.Configuration(softwareEQ: false, limiter: false, dither: false,
                                                   realtimePriority: nil, locksMemory: false)
 
-    /// Plays `feed` to its end through a manual engine at 48 kHz; returns what was rendered.
-    static func play(_ feed: DecodingFileFeed, bufferFrames: Int = 4800) throws -> [Fixed824] {
+    /// The errors a feed threw while playing, in order.
+    final class ErrorLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [any Error] = []
+        func add(_ error: any Error) {
+            lock.lock()
+            defer { lock.unlock() }
+            list.append(error)
+        }
+        var errors: [any Error] {
+            lock.lock()
+            defer { lock.unlock() }
+            return list
+        }
+    }
+
+    /// Plays `feed` to its end through a manual engine at 48 kHz; returns what was rendered. With `errors`, an
+    /// error is logged and the same buffer offered again (at most 5 times), as a player going on past damage
+    /// does; without, the first error stops the queue.
+    static func play(_ feed: DecodingFileFeed, bufferFrames: Int = 4800, errors: ErrorLog? = nil) throws -> [Fixed824] {
         let engine = try RenderEngine(manualRate: 48000, channels: 2, maximumFrames: 256, configuration: plain)
         let queue = try OutputQueue(format: feed.format, host: engine, callbackThread: QueueFixture.thread) { queue, buffer, event in
             guard event.stage == .consumed, !event.discarded else { return }
-            if (try? feed.enqueueNext(buffer, on: queue)) != true { try? queue.stop(immediately: false) }
+            for _ in 0..<5 {
+                do {
+                    if try !feed.enqueueNext(buffer, on: queue) { try? queue.stop(immediately: false) }
+                    return
+                } catch {
+                    guard let errors else { break }
+                    errors.add(error)
+                }
+            }
+            try? queue.stop(immediately: false)
         }
         defer { queue.dispose() }
         for _ in 0..<3 {
@@ -89,6 +117,56 @@ struct DecodingFileFeedTests {
             sineSteepest = max(sineSteepest, abs(sineStep))
         }
         #expect(steepest <= sineSteepest + 2)
+    }
+
+    @Test func aFLACFilePlaysAsFlacDecodesIt() throws {
+        // Sine plus noise made by sox, encoded by flac; the reference is `flac -d`'s decoding (FLACFixture).
+        let fixture = try FLACFixture(rate: 48000, channels: 2, bits: 24, seconds: 1)
+        let feed = DecodingFileFeed(file: try AudioFile.open(path: fixture.path), maximumFrames: 4800)
+        #expect(feed.format == .linearPCM(sampleRate: 48000, channels: 2, bits: 32))
+        let whole = try Self.play(feed)
+        #expect(whole.count >= fixture.reference.count)
+        #expect(feed.nextPacket == Int64(fixture.reference.count / 2))
+        #expect(firstDifference(Array(whole.prefix(fixture.reference.count)).asSox, fixture.reference) == nil)
+    }
+
+    /// A FLAC file (FLACFixture: sox's signal encoded by flac) cut at 60 % of its bytes, played through a feed
+    /// that goes on past errors: the feed, what it rendered, the errors, and the `flac -d` samples of every
+    /// frame `flac -a` lists as ending before the cut.
+    static func playCutFLAC() throws -> (feed: DecodingFileFeed, out: [Fixed824], errors: [any Error], expected: [Int32]) {
+        let fixture = try FLACFixture(rate: 48000, channels: 2, bits: 24, seconds: 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+        let cut = Int64(Double(bytes.count) * 0.6)
+        try bytes.prefix(Int(cut)).write(to: URL(fileURLWithPath: fixture.path))
+        let wholeFrames = fixture.frames.filter { $0.offset + $0.bytes <= cut }.reduce(0) { $0 + $1.blockSize }
+        let feed = DecodingFileFeed(file: try AudioFile.open(path: fixture.path), maximumFrames: 4800)
+        let log = ErrorLog()
+        let out = try Self.play(feed, errors: log)
+        return (feed, out, log.errors, Array(fixture.reference.prefix(2 * wholeFrames)))
+    }
+
+    @Test func aCutFLACFileSaysSoOnceThenEnds() throws {
+        let (feed, out, errors, expected) = try Self.playCutFLAC()
+        // What played is flac -d's decoding of the frames before the cut, bit for bit, as far as it goes.
+        let played = Int(feed.nextPacket) * 2
+        #expect(played > 0 && played <= expected.count)
+        #expect(firstDifference(Array(out.prefix(played)).asSox, Array(expected.prefix(played))) == nil)
+        // The damage once (not at every later call), then the end.
+        #expect(errors.count == 1, "\(errors)")
+        #expect((errors.first as? AudioFileError)?.kind == .truncated, "\(errors)")
+        let probe = try OutputQueue(format: feed.format, host: try RenderEngine(manualRate: 48000, channels: 2, maximumFrames: 256, configuration: Self.plain),
+                                    callbackThread: QueueFixture.thread) { _, _, _ in }
+        defer { probe.dispose() }
+        let ended = try feed.enqueueNext(probe.allocateBuffer(byteCapacity: 4800 * 8), on: probe)
+        #expect(!ended)
+    }
+
+    @Test func aCutFLACFilePlaysEveryWholeFrameBeforeTheCut() throws {
+        let (feed, out, _, expected) = try Self.playCutFLAC()
+        // Every frame flac -a lists as ending before the cut, as flac -d decodes it: none lost at the damage
+        // (the frames a reader returned in the read that then met the cut are played too).
+        #expect(feed.nextPacket == Int64(expected.count / 2))
+        #expect(firstDifference(Array(out.prefix(expected.count)).asSox, expected) == nil)
     }
 
     func rms(_ samples: ArraySlice<Fixed824>) -> Double {

@@ -177,8 +177,9 @@ final class FLACDecoder {
     fileprivate func received(_ frame: UnsafePointer<FLAC__Frame>, _ buffer: UnsafePointer<UnsafePointer<FLAC__int32>?>) -> FLAC__StreamDecoderWriteStatus {
         let header = frame.pointee.header
         let blockSize = Int(header.blocksize)
-        let start = header.number_type == FLAC__FRAME_NUMBER_TYPE_SAMPLE_NUMBER
-            ? header.number.sample_number : UInt64(header.number.frame_number) * UInt64(blockSize)
+        // FLAC/format.h (FLAC__FrameHeader.number_type): the decoder always converts a frame number to a
+        // sample number, so decoded frames carry their first sample.
+        let start = header.number.sample_number
         frameIndex += 1
         if pendingCRCMismatch {
             // libFLAC hands over silence for a frame whose CRC-16 failed: dropped, the error says where.
@@ -235,7 +236,7 @@ final class FLACDecoder {
         case FLAC__METADATA_TYPE_VORBIS_COMMENT:
             let v = block.pointee.data.vorbis_comment
             vendor = Self.text(v.vendor_string)
-            comments = (0..<Int(v.num_comments)).compactMap { i in v.comments.flatMap { FLACVorbisComment.field(Self.text($0[i])) } }
+            comments = (0..<Int(v.num_comments)).compactMap { i in v.comments.flatMap { VorbisComment.field(Self.text($0[i])) } }
         default: break
         }
     }

@@ -46,7 +46,7 @@ final class FLACFileReader: CompressedFileReader {
                 throw AudioFileError(.malformed, "cannot return to the first frame after counting: \(decoder.stateText)", path: input.path)
             }
         }
-        let metadata = FLACVorbisComment.metadata(decoder.comments)
+        let metadata = VorbisComment.metadata(decoder.comments)
         let seconds = Double(total) / Double(stream.sampleRate)
         let bitRate = seconds > 0 ? Int((Double(input.length - audioStart) * 8 / seconds).rounded()) : nil
         info = CompressedFileInfo(fileType: ogg ? .ogg : .flac, format: stream.format, frameCount: total,

@@ -84,7 +84,7 @@ final class FLACFileWriter: CompressedFileWriter {
         }
         blocks = [comment, padding]
         padding.pointee.length = Self.paddingBytes
-        for (name, value) in FLACVorbisComment.fields(metadata) {
+        for (name, value) in VorbisComment.fields(metadata, gains: .replayGain) {
             var entry = FLAC__StreamMetadata_VorbisComment_Entry()
             guard FLAC__metadata_object_vorbiscomment_entry_from_name_value_pair(&entry, name, value) != 0,
                   FLAC__metadata_object_vorbiscomment_append_comment(comment, entry, 0) != 0 else {

@@ -16,8 +16,6 @@ struct FLACFrameSplitter {
     private var scanned = 0
     /// Channels and depth to bound a frame's size when the header defers to STREAMINFO.
     let streamBits: Int?
-    /// Bytes dropped while searching (junk before the first frame, damage between frames).
-    private(set) var skippedBytes: Int64 = 0
 
     init(streamBits: Int? = nil) { self.streamBits = streamBits }
 
@@ -109,7 +107,6 @@ struct FLACFrameSplitter {
     /// Gives up the current frame (damaged): the search resumes `bytes` after its start.
     mutating func lose(_ bytes: Int) {
         frameStart += bytes
-        skippedBytes += Int64(bytes)
         header = nil
         awaitingHeaderAt = nil
         crc = 0
@@ -130,7 +127,6 @@ struct FLACFrameSplitter {
                 return false
             default:
                 frameStart += 1
-                skippedBytes += 1
             }
         }
         return false

@@ -16,8 +16,6 @@ final class FLACStreamParser: CompressedStreamParser {
     /// Stream offset of `splitter.buffer[0]`.
     private var bufferBase: Int64 = 0
     private var ready = false
-    /// Samples delivered so far (the next frame's first sample, in sequence).
-    private var nextSample: UInt64 = 0
     private var lastFrameChecker: FLACDecoder?
     private var descriptions: [AudioStreamPacketDescription] = []
 
@@ -45,14 +43,14 @@ final class FLACStreamParser: CompressedStreamParser {
     /// start with "fLaC" is joined mid-way: its first frame is looked for at once.
     private func metadataEnd() throws -> Int? {
         guard header.count >= 4 else { return nil }
-        // An ID3v2 tag some taggers put in front (ID3v2.4 section 3.1: 10 bytes, a 28-bit syncsafe size, a
-        // 10-byte footer when flagged), which libFLAC skips too.
+        // An ID3v2 tag some taggers put in front, which libFLAC skips too.
         var start = 0
         if header.starts(with: Array("ID3".utf8)) {
-            guard header.count >= 10 else { return nil }
-            let size = header[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
-            start = 10 + size + (header[5] & 0x10 != 0 ? 10 : 0)
-            guard header.count >= start + 4 else { return nil }
+            guard header.count >= ID3v2Header.length else { return nil }
+            if let tag = ID3v2Header(header) {
+                start = tag.totalLength
+                guard header.count >= start + 4 else { return nil }
+            }
         }
         metadataStart = start + 4
         guard header[start...].starts(with: Array("fLaC".utf8)) else { return start }
@@ -82,8 +80,8 @@ final class FLACStreamParser: CompressedStreamParser {
             let type = metadataBlocks[offset] & 0x7F
             let size = Int(metadataBlocks[offset + 1]) << 16 | Int(metadataBlocks[offset + 2]) << 8 | Int(metadataBlocks[offset + 3])
             let body = Array(metadataBlocks[(offset + 4)..<min(metadataBlocks.count, offset + 4 + size)])
-            if type == 4, let comment = FLACVorbisComment.parse(body) {
-                let metadata = FLACVorbisComment.metadata(comment.fields)
+            if type == 4, let comment = VorbisComment(body) {
+                let metadata = VorbisComment.metadata(comment.fields)
                 if !metadata.isEmpty { onProperty(.metadata(metadata)) }
             }
             offset += 4 + size
@@ -125,14 +123,13 @@ final class FLACStreamParser: CompressedStreamParser {
     private func add(_ range: Range<Int>, _ frame: FLACFrameHeader) {
         descriptions.append(AudioStreamPacketDescription(startOffset: range.lowerBound, variableFramesInPacket: frame.blockSize,
                                                          dataByteSize: range.count))
-        nextSample = frame.firstSample(fixedBlockSize: frame.blockSize) + UInt64(frame.blockSize)
     }
 
     /// The current frame's bytes when it is STREAMINFO's last, its CRC-16 holds to the end of what arrived,
     /// and libFLAC decodes it whole.
     private func lastFrameRange() -> Range<Int>? {
         guard ready, let info, info.totalSamples > 0, let frame = splitter.header, let end = splitter.candidateEnd else { return nil }
-        let first = frame.variableBlockSize ? frame.number : frame.number * UInt64(info.maximumBlockSize)
+        let first = frame.firstSample(fixedBlockSize: info.maximumBlockSize)
         guard first + UInt64(frame.blockSize) == info.totalSamples else { return nil }
         if lastFrameChecker == nil { lastFrameChecker = try? FLACDecoder(.packets(header: info.streamHeader)) }
         guard let checker = lastFrameChecker else { return nil }

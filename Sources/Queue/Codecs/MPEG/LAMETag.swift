@@ -3,8 +3,6 @@
 /// them out: the frame count and byte count that give an exact length, and the encoder delay and padding a
 /// gapless decoder removes. The frame holding the tag decodes to silence and is not part of the audio.
 struct LAMETag: Equatable {
-    /// "Xing" (VBR) or "Info" (CBR): the tag's name, as the spec distinguishes them.
-    let isVBR: Bool
     /// Audio frames in the stream, the tag's own frame excluded (Xing flag 0x1).
     let frameCount: Int?
     /// Bytes of the MPEG stream, the tag's frame included (Xing flag 0x2).
@@ -26,7 +24,6 @@ struct LAMETag: Equatable {
         guard frame.count >= p + 8 else { return nil }
         let name = String(decoding: frame[p..<(p + 4)], as: UTF8.self)
         guard name == "Xing" || name == "Info" else { return nil }
-        isVBR = name == "Xing"
         let flags = bigEndian32(p + 4)
         p += 8
         var frames: Int?, bytes: Int?

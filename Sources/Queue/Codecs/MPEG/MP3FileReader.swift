@@ -160,7 +160,7 @@ final class MP3FileReader: CompressedFileReader {
                 ended = true
             }
         }
-        for i in 0..<(frames * channels) { base[i] = Fixed824(int32: base[i].raw) }
+        LibrarySamples.int32ToFixed824(base, count: frames * channels)
         position += Int64(frames)
         if frames == 0, let pending {
             self.pending = nil

@@ -44,7 +44,7 @@ final class MP3PacketDecoder: CompressedPacketDecoder {
             throw AudioFileError(.malformed, "libmpg123 cannot decode this MP3 packet of \(packet.count) bytes: \(handle.lastError)")
         }
         let samples = total / 4
-        for i in 0..<samples { base[i] = Fixed824(int32: base[i].raw) }
+        LibrarySamples.int32ToFixed824(base, count: samples)
         return samples / channels
     }
 

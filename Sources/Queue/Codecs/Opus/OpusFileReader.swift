@@ -58,9 +58,8 @@ final class OpusFileReader: CompressedFileReader {
                 for i in 0..<Int(tags.comments) {
                     guard let comment = tags.user_comments[i] else { continue }
                     let bytes = UnsafeRawBufferPointer(start: comment, count: Int(tags.comment_lengths[i]))
-                    let entry = String(decoding: bytes, as: UTF8.self)
-                    guard let equals = entry.firstIndex(of: "=") else { continue }
-                    TagNames.apply(String(entry[..<equals]), String(entry[entry.index(after: equals)...]), to: &metadata)
+                    guard let field = VorbisComment.field(String(decoding: bytes, as: UTF8.self)) else { continue }
+                    TagNames.apply(field.name, field.value, to: &metadata)
                 }
             }
             let bitRate = op_bitrate(file, -1)
@@ -107,7 +106,7 @@ final class OpusFileReader: CompressedFileReader {
                                  offset: end.lastCompletePageEnd, path: input.path)
         }
         let count = Int(frames) * channels
-        for i in 0..<count { buffer[i] = Fixed824(pcm[i]) }
+        LibrarySamples.floatToFixed824(pcm, count: count, into: buffer)
         return Int(frames)
     }
 

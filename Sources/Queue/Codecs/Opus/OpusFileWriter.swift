@@ -38,7 +38,7 @@ final class OpusFileWriter: CompressedFileWriter {
         order = Self.order(from: format.channelLayout, channels: channels, family: Int(family))
         guard let comments = ope_comments_create() else { throw AudioFileError(.io, "libopusenc: out of memory", path: output.path) }
         defer { ope_comments_destroy(comments) }
-        for (name, value) in Self.comments(options.metadata) { _ = ope_comments_add(comments, name, value) }
+        for (name, value) in VorbisComment.fields(options.metadata, gains: .r128, encoder: "appliance with libopusenc") { _ = ope_comments_add(comments, name, value) }
         var callbacks = OpusEncCallbacks(write: { user, bytes, count in
             let output = Unmanaged<LibraryOutput>.fromOpaque(user!).takeUnretainedValue()
             return output.write(bytes!, count: Int(count)) ? 0 : 1
@@ -80,30 +80,6 @@ final class OpusFileWriter: CompressedFileWriter {
         guard let layout, let wanted = OpusHead.layout(channels: channels, family: family) else { return identity }
         let found = wanted.labels.compactMap { layout.labels.firstIndex(of: $0) }
         return found.count == channels && Set(found).count == channels ? found : identity
-    }
-
-    /// The Vorbis comments for `metadata` (RFC 7845 5.2): the usual names, ReplayGain as R128_*_GAIN (Q7.8 dB
-    /// relative to -23 LUFS, 5 dB below ReplayGain 2.0's -18 LUFS reference: RFC 7845 5.2.1 says Opus files
-    /// carry these, not REPLAYGAIN_*), and ENCODER.
-    static func comments(_ metadata: AudioFileMetadata) -> [(String, String)] {
-        var list: [(String, String)] = []
-        if let title = metadata.title { list.append(("TITLE", title)) }
-        if let artist = metadata.artist { list.append(("ARTIST", artist)) }
-        if let album = metadata.album { list.append(("ALBUM", album)) }
-        if let track = metadata.trackNumber { list.append(("TRACKNUMBER", String(track))) }
-        if let total = metadata.trackTotal { list.append(("TRACKTOTAL", String(total))) }
-        if let date = metadata.date { list.append(("DATE", date)) }
-        if let comment = metadata.comment { list.append(("COMMENT", comment)) }
-        if let copyright = metadata.copyright { list.append(("COPYRIGHT", copyright)) }
-        if let gain = metadata.replayGain.trackGain { list.append(("R128_TRACK_GAIN", String(q78(gain - 5)))) }
-        if let gain = metadata.replayGain.albumGain { list.append(("R128_ALBUM_GAIN", String(q78(gain - 5)))) }
-        list.append(("ENCODER", metadata.software ?? "appliance with libopusenc"))
-        return list
-    }
-
-    /// dB as a Q7.8 integer, clamped to its 16 bits.
-    static func q78(_ decibels: Double) -> Int {
-        Int(max(-32768, min(32767, (decibels * 256).rounded())))
     }
 
     func write(_ frames: UnsafeBufferPointer<Fixed824>) throws {

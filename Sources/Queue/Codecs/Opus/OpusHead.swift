@@ -85,8 +85,7 @@ extension OpusHead {
     }
 }
 
-/// The Ogg Opus comment header (RFC 7845 section 5.2): "OpusTags", the vendor string, then Vorbis-style
-/// "NAME=value" comments, each length-prefixed (LE32).
+/// The Ogg Opus comment header (RFC 7845 section 5.2): "OpusTags", then a Vorbis comment block.
 struct OpusTags {
     var vendor: String
     var comments: [(name: String, value: String)]
@@ -94,28 +93,12 @@ struct OpusTags {
     /// Parses `packet` after `magic` (8 bytes: "OpusTags"; the same layout follows Ogg FLAC's 4-byte
     /// metadata block header). nil when it is not a well-formed comment header.
     init?(_ packet: [UInt8], skipping prefix: Int) {
-        var at = prefix
-        func length() -> Int? {
-            guard at + 4 <= packet.count else { return nil }
-            defer { at += 4 }
-            return Int(packet[at]) | Int(packet[at + 1]) << 8 | Int(packet[at + 2]) << 16 | Int(packet[at + 3]) << 24
-        }
-        func text(_ n: Int) -> String? {
-            guard n >= 0, at + n <= packet.count else { return nil }
-            defer { at += n }
-            return String(decoding: packet[at..<(at + n)], as: UTF8.self)
-        }
-        guard let vendorLength = length(), let vendor = text(vendorLength), let count = length() else { return nil }
-        self.vendor = vendor
-        comments = []
-        for _ in 0..<count {
-            guard let n = length(), let entry = text(n) else { return nil }
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            comments.append((String(entry[..<equals]), String(entry[entry.index(after: equals)...])))
-        }
+        guard let block = VorbisComment(packet, from: prefix) else { return nil }
+        vendor = block.vendor
+        comments = block.fields
     }
 
     func apply(to metadata: inout AudioFileMetadata) {
-        for (name, value) in comments { TagNames.apply(name, value, to: &metadata) }
+        VorbisComment.apply(comments, to: &metadata)
     }
 }

@@ -55,7 +55,7 @@ final class OpusPacketDecoder: CompressedPacketDecoder {
             throw AudioFileError(.malformed, "corrupt Opus packet of \(packet.count) bytes: \(String(cString: opus_strerror(frames)))")
         }
         let count = Int(frames) * head.channels
-        for i in 0..<count { output[i] = Fixed824(pcm[i]) }
+        LibrarySamples.floatToFixed824(pcm, count: count, into: output)
         return Int(frames)
     }
 
