@@ -72,6 +72,13 @@ final class LibraryOutput {
         position = target
         return target
     }
+
+    /// A writer's commit: a write a callback could not make is thrown now, then the data is synced when asked
+    /// (fdatasync), so what the library has written so far survives a power cut.
+    func commit(synchronizing: Bool) throws {
+        if let failure { throw failure }
+        if synchronizing { try file.synchronize() }
+    }
 }
 
 /// Where a seek lands: `offset` from the start (SEEK_SET, 0), `position` (SEEK_CUR, 1) or `length` (SEEK_END,

@@ -114,10 +114,7 @@ final class FLACFileWriter: CompressedFileWriter {
 
     /// Every frame libFLAC has encoded is already in the file (only the block being gathered is not), so a
     /// commit is a sync when asked for.
-    func commit() throws {
-        if let failure = output.failure { throw failure }
-        if options.synchronizeOnCommit { try output.file.synchronize() }
-    }
+    func commit() throws { try output.commit(synchronizing: options.synchronizeOnCommit) }
 
     func finish() throws {
         guard let encoder, !finished, !abandoned else { return }

@@ -101,10 +101,7 @@ final class OpusFileWriter: CompressedFileWriter {
         }
     }
 
-    func commit() throws {
-        if let failure = output.failure { throw failure }
-        if options.synchronizeOnCommit { try output.file.synchronize() }
-    }
+    func commit() throws { try output.commit(synchronizing: options.synchronizeOnCommit) }
 
     func finish() throws {
         guard let encoder else { throw AudioFileError(.misuse, "the Opus file is finished", path: output.path) }
