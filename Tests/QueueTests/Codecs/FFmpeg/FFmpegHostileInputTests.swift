@@ -64,7 +64,14 @@ import Testing
     /// creation and modification times, 4-byte timescale, 8-byte duration).
     static func movie(timescale: UInt64, duration: UInt64) -> [UInt8] {
         let hdlr = box("hdlr", [0, 0, 0, 0] + [0, 0, 0, 0] + Array("soun".utf8) + [UInt8](repeating: 0, count: 13))
-        let mdhd = box("mdhd", [1, 0, 0, 0] + be(0, 8) + be(0, 8) + be(timescale, 4) + be(duration, 8) + [0, 0, 0, 0])
+        // Built in steps: one long + chain of arrays is too much for Swift 6.0.3's type checker.
+        var fields: [UInt8] = [1, 0, 0, 0]
+        fields += be(0, 8)
+        fields += be(0, 8)
+        fields += be(timescale, 4)
+        fields += be(duration, 8)
+        fields += [0, 0, 0, 0]
+        let mdhd = box("mdhd", fields)
         return box("moov", box("trak", box("mdia", hdlr + mdhd)))
     }
 
@@ -83,7 +90,10 @@ import Testing
         let hugeFrames = try Self.mediaFrames(huge, sampleRate: 44100)
         #expect(hugeFrames == nil)
         // After an 8-byte 'free' box, a largesize of 2^63 - 1 is an Int64, but offset + size overflows.
-        let overflowing = Self.box("free", []) + Self.be(1, 4) + Array("moov".utf8) + Self.be(UInt64(Int64.max), 8) + [UInt8](repeating: 0, count: 16)
+        var overflowing = Self.box("free", []) + Self.be(1, 4)
+        overflowing += Array("moov".utf8)
+        overflowing += Self.be(UInt64(Int64.max), 8)
+        overflowing += [UInt8](repeating: 0, count: 16)
         let overflowingFrames = try Self.mediaFrames(overflowing, sampleRate: 44100)
         #expect(overflowingFrames == nil)
         // 44100 ticks at timescale 44100 = 1 s = 48000 frames at 48 kHz.

@@ -24,8 +24,14 @@ import Testing
 
     /// One page: "OggS", version 0, header type, granule position, serial 1, sequence, CRC, lacing, body.
     static func page(type: UInt8 = 0, granule: Int64, sequence: UInt32, lacing: [UInt8], body: [UInt8]) -> [UInt8] {
-        var bytes = Array("OggS".utf8) + [0, type] + le(UInt64(bitPattern: granule), 8) + le(1, 4) + le(UInt64(sequence), 4)
-            + [0, 0, 0, 0] + [UInt8(lacing.count)] + lacing + body
+        // Built in steps: one long + chain of arrays is too much for Swift 6.0.3's type checker.
+        var bytes = Array("OggS".utf8) + [0, type]
+        bytes += le(UInt64(bitPattern: granule), 8)
+        bytes += le(1, 4)
+        bytes += le(UInt64(sequence), 4)
+        bytes += [0, 0, 0, 0, UInt8(lacing.count)]
+        bytes += lacing
+        bytes += body
         let sum = le(UInt64(crc(bytes)), 4)
         bytes.replaceSubrange(22..<26, with: sum)
         return bytes
@@ -34,7 +40,10 @@ import Testing
     /// OpusHead (RFC 7845 5.1: version 1, 2 channels, pre-skip 312, 48 kHz, gain 0, mapping 0) and OpusTags
     /// (5.2: empty vendor string, no comments) on their own pages.
     static var headers: [UInt8] {
-        let head = Array("OpusHead".utf8) + [1, 2] + le(312, 2) + le(48000, 4) + [0, 0, 0]
+        var head = Array("OpusHead".utf8) + [1, 2]
+        head += le(312, 2)
+        head += le(48000, 4)
+        head += [0, 0, 0]
         let tags = Array("OpusTags".utf8) + le(0, 4) + le(0, 4)
         return page(type: 0x02, granule: 0, sequence: 0, lacing: [UInt8(head.count)], body: head)
             + page(granule: 0, sequence: 1, lacing: [UInt8(tags.count)], body: tags)
