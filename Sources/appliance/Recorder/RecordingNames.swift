@@ -55,6 +55,9 @@ enum AudioFileKind: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Uncompressed samples (WAV, CAF, AIFF), rather than a codec's.
+    var isPCM: Bool { self == .wav || self == .caf || self == .aiff }
+
     /// The sample sizes it records (Opus encodes whatever it is given: none to choose).
     var bitDepths: [Int] {
         switch self {

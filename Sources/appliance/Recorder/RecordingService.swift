@@ -101,15 +101,15 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
             if options.bits != nil { throw .invalid("opus takes no --bits: it encodes at a bit rate (--bitrate)") }
         } else if !kind.bitDepths.contains(bits) {
             let depths = kind.bitDepths.map(String.init)
-            let choices = depths.dropLast().joined(separator: ", ") + " or " + depths.last!
+            let choices = depths.dropLast().joined(separator: ", ") + " or " + (depths.last ?? "")
             if options.bits != nil || !kind.bitDepths.contains(24) {
-                throw .invalid("cannot record \(bits)-bit samples\(kind.format(rate: 1, channels: 1, bits: 16).isLinearPCM ? "" : " in \(kind.rawValue)"): choose \(choices)")
+                throw .invalid("cannot record \(bits)-bit samples\(kind.isPCM ? "" : " in \(kind.rawValue)"): choose \(choices)")
             }
             bits = 24
         }
         let bitRate = options.bitRate ?? (kind == .opus ? saved.bitRate : nil)
         if options.bitRate != nil, kind != .opus {
-            throw .invalid("--bitrate is for opus; \(kind.rawValue) is \(kind == .flac || kind == .alac ? "lossless" : "uncompressed")")
+            throw .invalid("--bitrate is for opus; \(kind.rawValue) is \(kind.isPCM ? "uncompressed" : "lossless")")
         }
         guard (1...2).contains(channels) else { throw .invalid("cannot record \(channels) channels: choose 1 or 2") }
         guard (8_000...192_000).contains(rate) else { throw .invalid("cannot record at \(rate) Hz: choose 8000 to 192000") }
