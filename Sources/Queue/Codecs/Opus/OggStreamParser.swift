@@ -221,7 +221,8 @@ final class OggStreamParser: CompressedStreamParser {
             }
             audio(Int(frames))
         case .flac:
-            audio(Self.flacBlockSize(bytes) ?? 0)
+            // The frame header's block size (RFC 9639 9.1); 0 (the format's) when it does not parse.
+            if case .header(let frame) = FLACFrameHeader.parse(bytes, at: 0) { audio(frame.blockSize) } else { audio(0) }
         case nil:
             break
         }
@@ -253,12 +254,11 @@ final class OggStreamParser: CompressedStreamParser {
                     throw AudioFileError.malformed("the Ogg FLAC header packet does not hold \"fLaC\" and STREAMINFO", at: pageOffset)
                 }
                 let info = Array(packet[17..<51])
-                // RFC 9639 8.2: sample rate (20 bits), channels - 1 (3 bits), bits per sample - 1 (5 bits).
-                let rate = Int(info[10]) << 12 | Int(info[11]) << 4 | Int(info[12]) >> 4
-                let channels = Int(info[12] >> 1 & 0x7) + 1
-                let bits = (Int(info[12] & 1) << 4 | Int(info[13]) >> 4) + 1
-                guard rate > 0 else { throw AudioFileError.malformed("the Ogg FLAC STREAMINFO says 0 Hz", at: pageOffset) }
-                format = .compressed(.flac, sampleRate: Double(rate), channels: channels, bitsPerChannel: bits)
+                guard let streamInfo = FLACStreamInfo(info) else {
+                    throw AudioFileError.malformed("the Ogg FLAC STREAMINFO is out of range (RFC 9639 8.2: 0 Hz, or under 4 bits)", at: pageOffset)
+                }
+                format = .compressed(.flac, sampleRate: Double(streamInfo.sampleRate), channels: streamInfo.channels,
+                                     bitsPerChannel: streamInfo.bitsPerSample)
                 cookie = info
                 if packet[13] & 0x80 != 0 { try startAudio(onProperty: onProperty) }
                 return false
@@ -312,31 +312,5 @@ final class OggStreamParser: CompressedStreamParser {
         if packet.starts(with: "OpusHead".utf8) { return .opus }
         if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return .flac }
         return nil
-    }
-
-    /// A FLAC frame's block size from its header (RFC 9639 9.1.1, 9.1.6), or nil when it does not parse.
-    static func flacBlockSize(_ frame: UnsafeRawBufferPointer) -> Int? {
-        guard frame.count >= 6, frame[0] == 0xFF, frame[1] & 0xFE == 0xF8 else { return nil }
-        let code = Int(frame[2] >> 4)
-        switch code {
-        case 1: return 192
-        case 2...5: return 576 << (code - 2)
-        case 8...15: return 256 << (code - 8)
-        case 6, 7:
-            // The coded frame or sample number (UTF-8-like, 1 ... 7 bytes) starts at byte 4; the block size
-            // follows it, 8 or 16 bits, minus one.
-            let lead = frame[4]
-            var length = 1
-            if lead & 0x80 != 0 {
-                length = 0
-                var mask: UInt8 = 0x80
-                while lead & mask != 0 && length < 8 { length += 1; mask >>= 1 }
-                guard length >= 2 && length <= 7 else { return nil }
-            }
-            let at = 4 + length
-            if code == 6 { return at < frame.count ? Int(frame[at]) + 1 : nil }
-            return at + 1 < frame.count ? (Int(frame[at]) << 8 | Int(frame[at + 1])) + 1 : nil
-        default: return nil
-        }
     }
 }
