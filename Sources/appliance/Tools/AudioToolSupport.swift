@@ -13,12 +13,12 @@ enum AudioTool {
     /// data format is refused with the same reason as asking for that format by name: silently decoding or
     /// re-encoding (IMA4 to Microsoft IMA ADPCM, float to 16 bits) would not keep the audio as it was.
     static func dataFormat(_ name: String?, type: AudioFileType, like input: StreamFormat, rate: Double,
-                           channels: Int) throws -> StreamFormat {
+                           channels: Int, oggFLAC: Bool = false) throws -> StreamFormat {
         let bigEndian = type.family != .riff && !(type == .aifc && name == "s16")
         var format: StreamFormat
         switch name?.lowercased() {
         case nil where type.family == .library:
-            format = try libraryDefault(type: type, like: input, rate: rate, channels: channels)
+            format = try libraryDefault(type: type, like: input, rate: rate, channels: channels, oggFLAC: oggFLAC)
         case nil where input.formatID.isLibraryCodec:
             // Decoded: PCM as deep as the source (lossless), 16 bits for a lossy source.
             let bits = input.exactSampleBits.map { $0 <= 8 ? 8 : ($0 <= 16 ? 16 : ($0 <= 24 ? 24 : 32)) } ?? 16
@@ -157,9 +157,8 @@ enum AudioTool {
         let outChannels = channels ?? input.channelCount
         guard (1...SampleConversion.maxChannels).contains(outChannels) else { throw AudioToolError("--channels must be 1 ... 8, not \(outChannels)") }
         let oggFLAC = type == .ogg && AudioFile.extensionOfPath(outPath).lowercased() == "oga"
-        let format = dataFormat == nil && type.family == .library
-            ? try libraryDefault(type: type, like: input.dataFormat, rate: outRate, channels: outChannels, oggFLAC: oggFLAC)
-            : try AudioTool.dataFormat(dataFormat, type: type, like: input.dataFormat, rate: outRate, channels: outChannels)
+        let format = try AudioTool.dataFormat(dataFormat, type: type, like: input.dataFormat, rate: outRate,
+                                              channels: outChannels, oggFLAC: oggFLAC)
         try check(encoder, for: format)
         var settings = settings
         settings.outputRate = rate
