@@ -58,7 +58,6 @@ struct AppliedReplayGain: Hashable, Sendable {
     /// For `status`: "-6.0 dB", "-1.2 dB (peak-limited)", "none (no tags)".
     var shown: String {
         guard tagged else { return "0 dB (no ReplayGain tags)" }
-        let tenths = (decibels * 10).rounded() / 10
-        return "\(tenths > 0 ? "+" : "")\(tenths) dB" + (peakLimited ? " (peak-limited)" : "")
+        return formatDecibels(decibels, decimals: 1) + (peakLimited ? " (peak-limited)" : "")
     }
 }
