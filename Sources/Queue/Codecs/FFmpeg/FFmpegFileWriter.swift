@@ -193,10 +193,11 @@ final class FFmpegFileWriter: CompressedFileWriter {
             guard cut >= 0 else { throw fail("FFmpeg cannot write a fragment", cut) }
         }
         api.avio_flush(io)
-        if let failure = output.failure { throw failure }
-        if options.synchronizeOnCommit { try output.file.synchronize() }
+        try output.commit(synchronizing: options.synchronizeOnCommit)
     }
 
+    /// Writes the trailer (M4A's last fragment, CAF's packet table); syncing and closing the file is
+    /// `AudioFile`'s, which owns it.
     func finish() throws {
         guard let muxer, let io else { throw AudioFileError.misuse("the Apple Lossless file is closed") }
         defer { release() }
@@ -206,7 +207,6 @@ final class FFmpegFileWriter: CompressedFileWriter {
         guard trailer >= 0 else { throw fail("FFmpeg cannot finish the \(type) file", trailer) }
         api.avio_flush(io)
         if let failure = output.failure { throw failure }
-        if options.synchronizeOnCommit { try output.file.synchronize() }
     }
 
     func abandon() { release() }

@@ -122,7 +122,6 @@ final class FLACFileWriter: CompressedFileWriter {
         let ok = FLAC__stream_encoder_finish(encoder) != 0
         defer { FLAC__stream_encoder_delete(encoder); self.encoder = nil }
         guard ok else { throw failure("finishing (the last frame and STREAMINFO's total samples and MD5)") }
-        if options.synchronizeOnCommit { try output.file.synchronize() }
     }
 
     func abandon() {

@@ -113,7 +113,6 @@ final class OpusFileReader: CompressedFileReader {
     func close() {
         if let file { op_free(file) }
         file = nil
-        try? input.file.close()
     }
 
     /// libopusfile's negative codes (opusfile.h) as one line each; a read error keeps the I/O error it came from.

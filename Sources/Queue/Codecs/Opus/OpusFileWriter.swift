@@ -108,18 +108,13 @@ final class OpusFileWriter: CompressedFileWriter {
         let status = ope_encoder_drain(encoder)
         ope_encoder_destroy(encoder)
         self.encoder = nil
-        guard status == OPE_OK else {
-            try? output.file.close()
-            throw failure(status, doing: "cannot finish the Opus stream")
-        }
-        if options.synchronizeOnCommit { try output.file.synchronize() }
-        try output.file.close()
+        guard status == OPE_OK else { throw failure(status, doing: "cannot finish the Opus stream") }
+        if let failure = output.failure { throw failure }
     }
 
     func abandon() {
         if let encoder { ope_encoder_destroy(encoder) }
         encoder = nil
-        try? output.file.close()
     }
 
     private func failure(_ status: Int32, doing what: String) -> AudioFileError {
