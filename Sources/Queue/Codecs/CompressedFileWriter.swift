@@ -25,6 +25,9 @@ public struct EncoderSettings: Sendable, Hashable {
     /// FLAC 0 ... 8 (libFLAC's default 5); ignored by the others.
     public var compressionLevel: Int?
 
+    /// Opus's bit rates per stream (RFC 6716 section 2.1.1: 6 kb/s to 510 kb/s).
+    public static let opusBitRates = 6_000...510_000
+
     public init(bitRate: Int? = nil, compressionLevel: Int? = nil) {
         self.bitRate = bitRate
         self.compressionLevel = compressionLevel

@@ -246,7 +246,7 @@ enum ConsoleParser {
             case "--format":
                 let value = try arguments.requiredWord("a format after --format").lowercased()
                 guard let kind = AudioFileKind(rawValue: value) else {
-                    throw arguments.usage("--format \(value): not \(AudioFileKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw arguments.usage("--format \(value): not \(AudioFileKind.choices)")
                 }
                 options.container = kind.rawValue
             case "--bitrate":

@@ -89,9 +89,12 @@ enum AudioFileKind: String, Hashable, Sendable, CaseIterable {
     /// Opus without a bit rate set: an upper estimate of the encoder's own choice, for size estimates only.
     static func opusDefaultBitRate(channels: Int) -> Int { channels > 1 ? 128_000 : 64_000 }
 
-    /// Opus's bit-rate range (RFC 6716 section 2.1.1: 6 kb/s to 510 kb/s).
-    static let bitRateRange = 6_000...510_000
-    static let bitRateRangeText = "6000 to 510000"
+    /// Opus's bit-rate range, as the settings and console say it.
+    static let bitRateRange = EncoderSettings.opusBitRates
+    static let bitRateRangeText = "\(bitRateRange.lowerBound) to \(bitRateRange.upperBound)"
+
+    /// The formats by name, for messages ("wav, caf, aiff, flac, opus, alac").
+    static let choices = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// `96000` or `96k`, within `bitRateRange`.
     static func bitRate(_ text: String) -> Int? {

@@ -89,7 +89,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let saved = settings.value.recording
         let name = options.container ?? saved.container ?? defaults.container.rawValue
         guard let kind = AudioFileKind(rawValue: name.lowercased()) else {
-            throw .invalid("cannot record into '\(name)': choose \(AudioFileKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .invalid("cannot record into '\(name)': choose \(AudioFileKind.choices)")
         }
         let type = kind.fileType
         // A depth named for this take must suit its format; a saved or board depth a codec cannot take

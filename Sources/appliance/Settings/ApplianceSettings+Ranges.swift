@@ -40,7 +40,7 @@ extension ApplianceSettings {
         check("replayGainPreampDB", &replayGainPreampDB, in: AppliedReplayGain.preampRange, default: defaults.replayGainPreampDB)
         if let container = recording.container, AudioFileKind(rawValue: container.lowercased()) == nil {
             problems.append("recording.container '\(container)' is not "
-                            + AudioFileKind.allCases.map(\.rawValue).joined(separator: ", ") + ": the board's default used")
+                            + AudioFileKind.choices + ": the board's default used")
             recording.container = recordingDefaults.container
         }
         if let rate = recording.bitRate, !AudioFileKind.bitRateRange.contains(rate) {

@@ -190,7 +190,10 @@ enum AudioTool {
     static func check(_ encoder: EncoderSettings, for format: StreamFormat) throws {
         if let bitRate = encoder.bitRate {
             guard format.formatID == .opus else { throw AudioToolError("--bit-rate applies to Opus output, not \(format.formatID)") }
-            guard (6000...510_000).contains(bitRate) else { throw AudioToolError("--bit-rate must be 6000 ... 510000 b/s (RFC 6716), not \(bitRate)") }
+            let rates = EncoderSettings.opusBitRates
+            guard rates.contains(bitRate) else {
+                throw AudioToolError("--bit-rate must be \(rates.lowerBound) ... \(rates.upperBound) b/s (RFC 6716), not \(bitRate)")
+            }
         }
         if let level = encoder.compressionLevel {
             guard format.formatID == .flac else { throw AudioToolError("--compression-level applies to FLAC output, not \(format.formatID)") }

@@ -16,9 +16,6 @@ struct FLACFrameHeader: Equatable {
     /// The first sample of the frame, given the stream's fixed block size (STREAMINFO's).
     func firstSample(fixedBlockSize: Int) -> UInt64 { variableBlockSize ? number : number * UInt64(fixedBlockSize) }
 
-    /// The longest header: 2 sync bytes, 2 code bytes, 7 number bytes, 2 block size, 2 rate, 1 CRC-8.
-    static let maximumLength = 16
-
     /// Parses the header starting at `bytes[start]`. Returns nil when it is not a valid header (no sync,
     /// reserved codes, bad CRC-8); `.needMore` when more bytes are needed to tell.
     static func parse(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Parse {

@@ -10,7 +10,6 @@ struct MPEGAudioFrameHeader: Equatable {
     let sampleRate: Int
     let channels: Int
     let hasPadding: Bool
-    let hasCRC: Bool
 
     /// Layer III bit rates in kbit/s by bitrate_index 1 ... 14 (0 is free format, 15 forbidden):
     /// ISO/IEC 11172-3 table 2.4.2.3 (MPEG-1) and ISO/IEC 13818-3 table 2.4.2.3 (MPEG-2 and 2.5).
@@ -35,7 +34,6 @@ struct MPEGAudioFrameHeader: Equatable {
         default: return nil
         }
         guard (b1 >> 1) & 0x3 == 0b01 else { return nil }                        // layer '01': Layer III
-        hasCRC = b1 & 0x1 == 0                                                   // protection_bit 0: a CRC follows
         let bitRateIndex = Int(b2 >> 4)
         let rateIndex = Int((b2 >> 2) & 0x3)
         guard bitRateIndex != 0, bitRateIndex != 15, rateIndex != 3, b3 & 0x3 != 0b10 else { return nil }

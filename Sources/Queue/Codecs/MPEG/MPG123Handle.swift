@@ -12,18 +12,16 @@ final class MPG123Handle {
     /// - Parameters:
     ///   - gapless: remove the encoder delay and padding the LAME/Xing tag declares (files only: a stream has
     ///     no end to trim, and its packets come without the tag's frame).
-    ///   - singleStream: a file's frames all share one format, and it ends where its LAME tag says: a header that
-    ///     changes the format mid-stream (a false sync in garbage) is not taken (MPG123_NO_FRANKENSTEIN).
     ///   - rates, channels: the output formats allowed; a mono stream is duplicated when only 2 channels are.
-    init(gapless: Bool, singleStream: Bool = false, rates: [Int] = allRates, channels: [Int] = [1, 2]) throws {
+    init(gapless: Bool, rates: [Int] = allRates, channels: [Int] = [1, 2]) throws {
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
             throw AudioFileError(.unsupported, "libmpg123 cannot make a decoder: \(String(cString: mpg123_plain_strerror(error)))")
         }
         raw = handle
         let gaplessFlag = Int(MPG123_GAPLESS.rawValue)
-        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue) | (gapless ? gaplessFlag : 0)
-                                      | (singleStream ? Int(MPG123_NO_FRANKENSTEIN.rawValue) : 0), 0), "set its flags")
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Int(MPG123_QUIET.rawValue) | (gapless ? gaplessFlag : 0),
+                                      0), "set its flags")
         if !gapless { try check(mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), gaplessFlag, 0), "turn gapless off") }
         // Garbage between frames of any length is skipped to the next frame (the default gives up after 1 kB).
         try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), -1, 0), "set its resync limit")

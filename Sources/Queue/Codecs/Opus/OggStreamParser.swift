@@ -239,10 +239,10 @@ final class OggStreamParser: CompressedStreamParser {
                 cookie = packet
             } else {
                 // RFC 7845 5.2: the second packet is OpusTags; then the audio starts.
-                guard packet.starts(with: Array("OpusTags".utf8)), let tags = OpusTags(packet, skipping: 8) else {
+                guard packet.starts(with: Array("OpusTags".utf8)), let tags = VorbisComment(packet, from: 8) else {
                     throw AudioFileError.malformed("the second Ogg Opus packet is not a valid OpusTags header (RFC 7845 5.2)", at: pageOffset)
                 }
-                tags.apply(to: &metadata)
+                VorbisComment.apply(tags.fields, to: &metadata)
                 try startAudio(onProperty: onProperty)
             }
             return false
@@ -268,8 +268,8 @@ final class OggStreamParser: CompressedStreamParser {
                 try startAudio(onProperty: onProperty)
                 return true
             }
-            if packet.first.map({ $0 & 0x7F }) == 4, let tags = OpusTags(packet, skipping: 4) {
-                tags.apply(to: &metadata)   // VORBIS_COMMENT: the same layout as OpusTags after the magic
+            if packet.first.map({ $0 & 0x7F }) == 4, let tags = VorbisComment(packet, from: 4) {
+                VorbisComment.apply(tags.fields, to: &metadata)   // after the 4-byte metadata block header
             }
             if packet.first.map({ $0 & 0x80 != 0 }) ?? true { try startAudio(onProperty: onProperty) }
             return false

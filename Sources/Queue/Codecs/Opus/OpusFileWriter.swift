@@ -54,10 +54,11 @@ final class OpusFileWriter: CompressedFileWriter {
         if let bitRate = options.encoder.bitRate {
             // RFC 6716 2.1.1: 6 ... 510 kb/s per stream (libopus clamps other values silently).
             let streams = (channels + 1) / 2
-            guard (6000...(510_000 * streams)).contains(bitRate),
+            let rates = EncoderSettings.opusBitRates
+            guard (rates.lowerBound...(rates.upperBound * streams)).contains(bitRate),
                   copus_encoder_set(encoder, OPUS_SET_BITRATE_REQUEST, Int32(bitRate)) == OPE_OK else {
                 abandon()
-                throw AudioFileError(.incompatibleFormat, "Opus takes 6000 ... \(510_000 * streams) b/s for \(channels) channels, not \(bitRate)", path: output.path)
+                throw AudioFileError(.incompatibleFormat, "Opus takes \(rates.lowerBound) ... \(rates.upperBound * streams) b/s for \(channels) channels, not \(bitRate)", path: output.path)
             }
         }
         _ = copus_encoder_set(encoder, OPE_SET_MUXING_DELAY_REQUEST, Self.pageDelay)

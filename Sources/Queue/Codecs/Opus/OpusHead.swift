@@ -9,8 +9,6 @@ struct OpusHead: Equatable {
     var channels: Int
     /// Frames to discard at the stream's start (the encoder's delay, at 48 kHz).
     var preSkip: Int
-    /// The sample rate the encoder was fed (informational: output is 48 kHz).
-    var inputSampleRate: Int
     /// Q7.8 dB to apply to the decoded output (RFC 7845 5.1: "Output Gain").
     var outputGain: Int16
     var mappingFamily: Int
@@ -31,7 +29,6 @@ struct OpusHead: Equatable {
         }
         channels = Int(packet[9])
         preSkip = Int(packet[10]) | Int(packet[11]) << 8
-        inputSampleRate = Int(packet[12]) | Int(packet[13]) << 8 | Int(packet[14]) << 16 | Int(packet[15]) << 24
         outputGain = Int16(bitPattern: UInt16(packet[16]) | UInt16(packet[17]) << 8)
         mappingFamily = Int(packet[18])
         guard channels >= 1 else { throw AudioFileError(.malformed, "OpusHead says 0 channels") }
@@ -82,23 +79,5 @@ extension OpusHead {
         var format = StreamFormat.compressed(.opus, sampleRate: Double(Self.sampleRate), channels: channels)
         format.channelLayout = Self.layout(channels: channels, family: mappingFamily)
         return format
-    }
-}
-
-/// The Ogg Opus comment header (RFC 7845 section 5.2): "OpusTags", then a Vorbis comment block.
-struct OpusTags {
-    var vendor: String
-    var comments: [(name: String, value: String)]
-
-    /// Parses `packet` after `magic` (8 bytes: "OpusTags"; the same layout follows Ogg FLAC's 4-byte
-    /// metadata block header). nil when it is not a well-formed comment header.
-    init?(_ packet: [UInt8], skipping prefix: Int) {
-        guard let block = VorbisComment(packet, from: prefix) else { return nil }
-        vendor = block.vendor
-        comments = block.fields
-    }
-
-    func apply(to metadata: inout AudioFileMetadata) {
-        VorbisComment.apply(comments, to: &metadata)
     }
 }
