@@ -196,13 +196,18 @@ enum ConsoleParser {
         }
         try arguments.end()
         let number = level.lowercased().hasSuffix("db") ? level.dropLast(2) : level[...]
-        let negative = number.first == "-"
-        let digits = number.first == "-" || number.first == "+" ? number.dropFirst() : number
         let range = AppliedReplayGain.preampRange
-        guard let value = decimal(digits), range.contains(negative ? -value : value) else {
+        guard let value = signedDecimal(number), range.contains(value) else {
             throw arguments.usage("preamp \(level): not a level of \(Int(range.lowerBound)) to +\(Int(range.upperBound)) dB")
         }
-        return .preamp(negative ? -value : value)
+        return .preamp(value)
+    }
+
+    /// `12`, `+1.5`, `-12` as a number (a sign, then `decimal`'s digits).
+    private static func signedDecimal(_ number: Substring) -> Double? {
+        let negative = number.first == "-"
+        let digits = negative || number.first == "+" ? number.dropFirst() : number
+        return decimal(digits).map { negative ? -$0 : $0 }
     }
 
     /// `40`, `+5`, `-5`, `-12dB` (or `-12 dB`).
@@ -213,11 +218,8 @@ enum ConsoleParser {
             word += unit
         }
         if word.lowercased().hasSuffix("db") {
-            let number = word.dropLast(2)
-            let sign: Double = number.first == "-" ? -1 : 1
-            let digits = number.first == "-" || number.first == "+" ? number.dropFirst() : number
-            guard let value = decimal(digits) else { throw arguments.usage("'\(word)' is not a level in dB") }
-            return .decibels(sign * value)
+            guard let value = signedDecimal(word.dropLast(2)) else { throw arguments.usage("'\(word)' is not a level in dB") }
+            return .decibels(value)
         }
         if let sign = word.first, sign == "+" || sign == "-" {
             guard let points = Int(word.dropFirst()), word.dropFirst().allSatisfy(\.isASCII), (1...100).contains(points) else {
