@@ -9,8 +9,11 @@ final class FLACStreamParser: CompressedStreamParser {
     private enum Stage { case header, frames }
     private var stage = Stage.header
     private var header: [UInt8] = []
-    /// Where the metadata blocks begin in `header` (after "fLaC", and any ID3v2 tag before it).
-    private var metadataStart = 4
+    /// The next metadata block header to read in `header` once "fLaC" was found: blocks before it were read
+    /// as they arrived, so a header arriving in small chunks (cover art of a megabyte) is walked once.
+    private var nextBlock: Int?
+    /// The VORBIS_COMMENT block's body in `header`, when there is one.
+    private var comment: Range<Int>?
     private var splitter = FLACFrameSplitter()
     private var info: FLACStreamInfo?
     /// Stream offset of `splitter.buffer[0]`.
@@ -28,7 +31,7 @@ final class FLACStreamParser: CompressedStreamParser {
             stage = .frames
             if let info {
                 splitter = FLACFrameSplitter(streamBits: info.bitsPerSample)
-                report(info, metadataBlocks: Array(header[metadataStart..<audioStart]), dataOffset: Int64(audioStart), onProperty)
+                report(info, comment: comment.map { Array(header[$0]) }, dataOffset: Int64(audioStart), onProperty)
             }
             bufferBase = Int64(audioStart)
             header[audioStart...].withUnsafeBytes { splitter.append($0) }
@@ -42,49 +45,45 @@ final class FLACStreamParser: CompressedStreamParser {
     /// The end of the metadata blocks once all arrived (nil: more bytes needed). A stream that does not
     /// start with "fLaC" is joined mid-way: its first frame is looked for at once.
     private func metadataEnd() throws -> Int? {
-        guard header.count >= 4 else { return nil }
-        // An ID3v2 tag some taggers put in front, which libFLAC skips too.
-        var start = 0
-        if header.starts(with: Array("ID3".utf8)) {
-            guard header.count >= ID3v2Header.length else { return nil }
-            if let tag = ID3v2Header(header) {
-                start = tag.totalLength
-                guard header.count >= start + 4 else { return nil }
+        if nextBlock == nil {
+            guard header.count >= 4 else { return nil }
+            // An ID3v2 tag some taggers put in front, which libFLAC skips too.
+            var start = 0
+            if header.starts(with: Array("ID3".utf8)) {
+                guard header.count >= ID3v2Header.length else { return nil }
+                if let tag = ID3v2Header(header) {
+                    start = tag.totalLength
+                    guard header.count >= start + 4 else { return nil }
+                }
             }
+            guard header[start...].starts(with: Array("fLaC".utf8)) else { return start }
+            nextBlock = start + 4
         }
-        metadataStart = start + 4
-        guard header[start...].starts(with: Array("fLaC".utf8)) else { return start }
-        var offset = start + 4
-        while offset + 4 <= header.count {
+        // RFC 9639 8.1: each block header is a last-block flag, a 7-bit type and a 24-bit body size.
+        while let offset = nextBlock, offset + 4 <= header.count {
             let type = header[offset] & 0x7F
             let size = Int(header[offset + 1]) << 16 | Int(header[offset + 2]) << 8 | Int(header[offset + 3])
             guard offset + 4 + size <= header.count else { return nil }
-            if offset == start + 4 {
+            if info == nil {
                 guard type == 0, size == FLACStreamInfo.length, let parsed = FLACStreamInfo(header[(offset + 4)..<(offset + 38)]) else {
                     throw AudioFileError(.malformed, "the FLAC stream's first metadata block is not a valid STREAMINFO", offset: Int64(offset))
                 }
                 info = parsed
             }
-            offset += 4 + size
-            if header[offset - 4 - size] & 0x80 != 0 { return offset }
+            if type == 4 { comment = (offset + 4)..<(offset + 4 + size) }
+            nextBlock = offset + 4 + size
+            if header[offset] & 0x80 != 0 { return offset + 4 + size }
         }
         return nil
     }
 
-    private func report(_ info: FLACStreamInfo, metadataBlocks: [UInt8], dataOffset: Int64, _ onProperty: AudioFileStream.PropertyListener) {
+    private func report(_ info: FLACStreamInfo, comment: [UInt8]?, dataOffset: Int64, _ onProperty: AudioFileStream.PropertyListener) {
         onProperty(.fileFormat(.flac))
         onProperty(.dataFormat(info.format))
         onProperty(.magicCookie(info.bytes))
-        var offset = 0
-        while offset + 4 <= metadataBlocks.count {
-            let type = metadataBlocks[offset] & 0x7F
-            let size = Int(metadataBlocks[offset + 1]) << 16 | Int(metadataBlocks[offset + 2]) << 8 | Int(metadataBlocks[offset + 3])
-            let body = Array(metadataBlocks[(offset + 4)..<min(metadataBlocks.count, offset + 4 + size)])
-            if type == 4, let comment = VorbisComment(body) {
-                let metadata = VorbisComment.metadata(comment.fields)
-                if !metadata.isEmpty { onProperty(.metadata(metadata)) }
-            }
-            offset += 4 + size
+        if let comment, let parsed = VorbisComment(comment) {
+            let metadata = VorbisComment.metadata(parsed.fields)
+            if !metadata.isEmpty { onProperty(.metadata(metadata)) }
         }
         onProperty(.dataOffset(dataOffset))
         onProperty(.readyToProducePackets)
@@ -146,6 +145,6 @@ final class FLACStreamParser: CompressedStreamParser {
         }
         let made = FLACStreamInfo(minimumBlockSize: 16, maximumBlockSize: 65535, sampleRate: rate, channels: frame.channels, bitsPerSample: bits)
         info = made
-        report(made, metadataBlocks: [], dataOffset: bufferBase + Int64(start), onProperty)
+        report(made, comment: nil, dataOffset: bufferBase + Int64(start), onProperty)
     }
 }
