@@ -24,12 +24,6 @@ final class FFmpegPacketDecoder: CompressedPacketDecoder {
         guard let id = FFmpegCodecs.codecID(format.formatID) else {
             throw AudioFileError(.unsupported, "FFmpeg decodes AAC and Apple Lossless here, not \(format.formatID)")
         }
-        guard let codec = api.avcodec_find_decoder(id), let context = api.avcodec_alloc_context3(codec) else {
-            throw AudioFileError(.unsupported, "this FFmpeg has no \(format.formatID) decoder")
-        }
-        session.decoder = context
-        context.pointee.sample_rate = Int32(format.sampleRate)
-        api.av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelsPerFrame))
         let cookie = format.formatID == .appleLossless ? try Self.alacExtradata(magicCookie) : magicCookie
         var frames = format.formatID == .appleLossless ? 4096 : 2048   // AAC: 1024, twice that with SBR
         if format.formatID == .appleLossless, cookie.count >= 16 {
@@ -37,7 +31,11 @@ final class FFmpegPacketDecoder: CompressedPacketDecoder {
             frames = Int(cookie[12]) << 24 | Int(cookie[13]) << 16 | Int(cookie[14]) << 8 | Int(cookie[15])
         }
         maximumFramesPerPacket = max(frames, format.framesPerPacket, 1)
-        if !cookie.isEmpty {
+        _ = try session.openDecoder(id, name: format.formatID.description,
+                                    setup: "this stream's setup (magic cookie of \(cookie.count) bytes)") { context in
+            context.pointee.sample_rate = Int32(format.sampleRate)
+            api.av_channel_layout_default(&context.pointee.ch_layout, Int32(format.channelsPerFrame))
+            guard !cookie.isEmpty else { return }
             guard let extradata = api.av_malloc(cookie.count + FFmpegLibrary.inputPadding) else {
                 throw AudioFileError(.io, "FFmpeg could not allocate the magic cookie")
             }
@@ -45,13 +43,6 @@ final class FFmpegPacketDecoder: CompressedPacketDecoder {
             cookie.withUnsafeBytes { extradata.copyMemory(from: $0.baseAddress!, byteCount: cookie.count) }
             context.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
             context.pointee.extradata_size = Int32(cookie.count)
-        }
-        let opened = api.avcodec_open2(context, codec, nil)
-        guard opened >= 0 else {
-            throw AudioFileError(.malformed, "the \(format.formatID) decoder refuses this stream's setup (magic cookie of \(cookie.count) bytes): \(library.message(opened))")
-        }
-        guard FFmpegSampleConversion.isSupported(context.pointee.sample_fmt.rawValue) else {
-            throw AudioFileError(.unsupported, "the \(format.formatID) decoder outputs sample format \(context.pointee.sample_fmt.rawValue), not 16/32-bit or float")
         }
         capacity = 8192
         buffer = .allocate(capacity: capacity + FFmpegLibrary.inputPadding)

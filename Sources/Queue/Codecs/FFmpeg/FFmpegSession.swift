@@ -34,15 +34,24 @@ final class FFmpegSession {
     func openDecoder(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, path: String?) throws -> UnsafeMutablePointer<AVCodecContext> {
         let id = parameters.pointee.codec_id
         let name = FFmpegCodecs.formatID(id)?.description ?? "codec \(id.rawValue)"
+        return try openDecoder(id, name: name, setup: "this stream", path: path) { context in
+            let copied = api.avcodec_parameters_to_context(context, parameters)
+            guard copied >= 0 else { throw AudioFileError(.malformed, "the \(name) parameters are invalid: \(library.message(copied))", path: path) }
+            context.pointee.pkt_timebase = timeBase
+        }
+    }
+
+    /// Finds the decoder for `id`, lets `configure` set up its context (parameters, extradata), opens it, and
+    /// checks it outputs a sample format `FFmpegSampleConversion` converts. The context is this session's to free.
+    func openDecoder(_ id: AVCodecID, name: String, setup: String, path: String? = nil,
+                     configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void) throws -> UnsafeMutablePointer<AVCodecContext> {
         guard let codec = api.avcodec_find_decoder(id), let context = api.avcodec_alloc_context3(codec) else {
             throw AudioFileError(.unsupported, "this FFmpeg has no \(name) decoder", path: path)
         }
         decoder = context
-        let copied = api.avcodec_parameters_to_context(context, parameters)
-        guard copied >= 0 else { throw AudioFileError(.malformed, "the \(name) parameters are invalid: \(library.message(copied))", path: path) }
-        context.pointee.pkt_timebase = timeBase
+        try configure(context)
         let opened = api.avcodec_open2(context, codec, nil)
-        guard opened >= 0 else { throw AudioFileError(.malformed, "the \(name) decoder refuses this stream: \(library.message(opened))", path: path) }
+        guard opened >= 0 else { throw AudioFileError(.malformed, "the \(name) decoder refuses \(setup): \(library.message(opened))", path: path) }
         guard FFmpegSampleConversion.isSupported(context.pointee.sample_fmt.rawValue) else {
             throw AudioFileError(.unsupported, "the \(name) decoder outputs sample format \(context.pointee.sample_fmt.rawValue), not 16/32-bit or float", path: path)
         }
