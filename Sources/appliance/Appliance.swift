@@ -15,12 +15,13 @@ struct Appliance: ParsableCommand {
     /// Runs the command; a mistake gets one line on stderr (what is wrong, and where to look) and a non-zero
     /// exit status. `--help` still prints the full help.
     static func main() {
-        if let refusal = DaemonGuard.refusal(for: Array(CommandLine.arguments.dropFirst())) {
-            writeToStandardError("appliance: \(refusal)\n")
-            CurrentProcess.exit(1)
-        }
         do {
             var command = try parseAsRoot()
+            // After the parse, so a usage mistake is told as one whatever runs beside it.
+            if let refusal = DaemonGuard.refusal(for: Array(CommandLine.arguments.dropFirst())) {
+                writeToStandardError("appliance: \(refusal)\n")
+                CurrentProcess.exit(1)
+            }
             try command.run()
         } catch {
             let status = exitCode(for: error)

@@ -33,7 +33,7 @@ import Testing
                                 : "the appliance is already running (pid \(first.pid), appliance)"
         #expect(second.standardError.contains(expected), "\(second.standardError)")
         // `hal` told where the lock is through the child's own environment (not ours: parallel tests run `hal`).
-        let hal = try DaemonProcess.runOnce(["hal", "pcm", "list"],
+        let hal = try DaemonProcess.runOnce(["hal", "pcm", "open", "--device", "null"],
                                             environment: ["APPLIANCE_LOCK": first.stateDirectory + "/appliance.lock"])
         #expect(hal.status == 1)
         #expect(hal.stderr.contains(expected), "\(hal.stderr)")
@@ -47,7 +47,7 @@ import Testing
         defer { unlink(lock) }
         let daemon = try DaemonProcess(arguments: [], environment: ["APPLIANCE_LOCK": lock])
         _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
-        let hal = try DaemonProcess.runOnce(["hal", "pcm", "list"], environment: ["APPLIANCE_LOCK": lock])
+        let hal = try DaemonProcess.runOnce(["hal", "pcm", "open", "--device", "null"], environment: ["APPLIANCE_LOCK": lock])
         #expect(hal.status == 1)
         #expect(hal.stderr.contains("the appliance is already running (pid \(daemon.pid)"), "\(hal.stderr)")
         #expect(daemon.stop() == 0)
@@ -146,10 +146,12 @@ import Testing
     }
 
     @Test func anUnknownBoardIsOneLineAndExitStatusOne() throws {
-        let result = try ApplianceBinary.run(["run", "--board", "no-such-board", "--state",
-                                              NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"])
+        // Its own lock, not the default place that parallel `hal` tests look at for a running daemon.
+        let state = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
+        let result = try DaemonProcess.runOnce(["run", "--board", "no-such-board", "--state", state],
+                                               environment: ["APPLIANCE_LOCK": state + ".lock"])
         #expect(result.status != 0)
-        #expect(result.stderrLines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("no-such-board"))
     }
 }

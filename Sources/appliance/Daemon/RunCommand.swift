@@ -74,6 +74,8 @@ struct RunCommand: ParsableCommand {
         SignalWatcher.ignoreBrokenPipe()
         let log = ServiceLog()
         let paths = self.paths
+        // A board file that is wrong is the user's mistake to mend: said before any directory or lock is taken.
+        let config = try BoardCommand.load(board, boards: boards)
         do {
             try paths.createDirectories()
         } catch {
@@ -85,7 +87,6 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw RunError(error.description)
         }
-        let config = try BoardCommand.load(board, boards: boards)
         let store = SettingsStore(path: paths.settings)
         let loaded = store.load()
         let settings = LiveSettings(loaded.settings)
