@@ -45,8 +45,22 @@ for tool in debootstrap depmod mke2fs qemu-system-aarch64 dpkg-deb python3 cpio 
     command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"
 done
 
-readonly KEY=$(printf '%s\n' "$BASE_LAYOUT" "$SUITE" "$PACKAGES" "$(cat "$0" "$here/guest.sh" | sha256sum)" \
-    | sha256sum | cut -c1-16)
+# The configuration pass's script (what runs inside the root). Part of the cache key with the package list: the
+# root's content depends on those; the runner and this script's comments do not make it again.
+readonly CONFIGURE_SCRIPT='set -eu
+# raspi-firmware'"'"'s kernel and initramfs hooks install to /boot/firmware, which must exist; outside a chroot they
+# also want it to be a mount point (on a board: the FAT partition): a bind mount of the directory onto itself. The
+# files stay in the root'"'"'s directory, from where build.sh collects them for the boot partition.
+mount --bind /boot/firmware /boot/firmware
+/debootstrap/debootstrap --second-stage
+umount /boot/firmware 2>/dev/null || true
+apt-get clean
+rm -rf /var/lib/apt/lists/* /var/log/*.log /var/cache/debconf/*-old /var/lib/dpkg/*-old
+echo "configured: $(dpkg-query -W | wc -l) packages, $(du -sxm / | cut -f1) MB"
+ls -l /boot /boot/firmware
+dpkg --audit
+'
+readonly KEY=$(printf '%s\n' "$BASE_LAYOUT" "$SUITE" "$PACKAGES" "$ROOT_BUILD_SIZE" "$CONFIGURE_SCRIPT" | sha256sum | cut -c1-16)
 
 debian_mirror() {
     if [[ -n ${APPLIANCE_DEBIAN_MIRROR:-} ]]; then echo "$APPLIANCE_DEBIAN_MIRROR"; return; fi
@@ -98,20 +112,7 @@ mke2fs -q -t ext4 -L root -E root_owner=0:0 -d "$work/root" "$work/root.ext4" "$
 rm -rf "$work/root"
 
 stage "3/3 configuration pass: debootstrap --second-stage inside qemu-system-aarch64 -M virt (TCG: slow, ~15-30 min)"
-cat > "$work/configure.sh" <<'EOF'
-set -eu
-# raspi-firmware's kernel and initramfs hooks install to /boot/firmware only when it is a mount point (on a board:
-# the FAT partition); a bind mount of the directory onto itself satisfies them, and the files stay in the root's
-# directory, from where build.sh collects them for the boot partition.
-mount --bind /boot/firmware /boot/firmware
-/debootstrap/debootstrap --second-stage
-umount /boot/firmware
-apt-get clean
-rm -rf /var/lib/apt/lists/* /var/log/*.log /var/cache/debconf/*-old /var/lib/dpkg/*-old
-echo "configured: $(dpkg-query -W | wc -l) packages, $(du -sxm / | cut -f1) MB"
-ls -l /boot /boot/firmware
-dpkg --audit
-EOF
+printf '%s' "$CONFIGURE_SCRIPT" > "$work/configure.sh"
 GUEST_BASE_DIR=$work "$here/guest.sh" --log "$logs/configure.log" --timeout 3600 "$work/root.ext4" "$work/configure.sh" \
     || die "the configuration pass failed (log: $logs/configure.log)"
 e2fsck -fy "$work/root.ext4" > "$logs/e2fsck.log" 2>&1 || [[ $? -le 1 ]] || die "e2fsck found errors in the configured root (log: $logs/e2fsck.log)"

@@ -14,7 +14,7 @@
 #    (image/rpi/configure.sh), inside the guest again (image/rpi/guest.sh), so dpkg, systemctl and raspi-firmware's
 #    own hook do the work: the boot files (config.txt, cmdline.txt, kernel, initrd, device trees, GPU firmware) come
 #    out of /boot/firmware as raspi-firmware writes them, exactly as a kernel upgrade on the board would;
-# 3. the root shrunk to its partition (resize2fs on the file), the data file system made with mke2fs -d, the boot
+# 3. the root and data file systems made with mke2fs -d from the configured tree (handed out as a tar), the boot
 #    partition and the MBR disk made by genimage (mtools for FAT, no loop device, no mount, no root needed by it);
 # 4. the partition table read back with sfdisk --dump and checked against the layout below.
 #
@@ -29,7 +29,9 @@ set -euo pipefail
 
 readonly BOOT_SIZE_MIB=256   # kernel (~10 MB) + initrd (~35 MB) + firmware (~20 MB) + dtbs, twice during an upgrade
 readonly ROOT_SIZE_MIB=896   # the root with the appliance (~600 MB) and room for upgrades
-readonly DATA_SIZE_MIB=256   # first settings and recordings; grows to the card on first boot is NOT done yet
+readonly DATA_SIZE_MIB=1024  # settings, media, recordings (~1.5 h of 48 kHz 16-bit stereo WAV); the image stays
+                             # under a 4 GB card's 3814 MiB (4 + 256 + 2 x 896 + 1024 = 3076 MiB). Not grown to
+                             # fill a bigger card yet.
 readonly ALIGN_MIB=4
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,7 +47,7 @@ stage() { printf '\n\033[1m== image: %s\033[0m\n' "$*" >&2; }
 
 [[ $mode == raw || $mode == release ]] || die "unknown mode '$mode' (raw, release)"
 [[ $(id -u) -eq 0 ]] || die "must run as root (the root file system's owners and device nodes); try: sudo $0"
-for tool in genimage mcopy mkfs.vfat mke2fs e2fsck resize2fs debugfs sfdisk qemu-system-aarch64; do
+for tool in genimage mcopy mkfs.vfat mke2fs dumpe2fs debugfs sfdisk qemu-system-aarch64; do
     command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"
 done
 if [[ $mode == release ]]; then
@@ -96,23 +98,30 @@ else
     tar -C "$staged" -cf "$work/files/appliance-staged.tar" .
 fi
 
-stage "2/5 installing it in a copy of the base root and configuring the image (in the guest)"
-cp --sparse=always "$cache/base/root.ext4" "$work/root.ext4"
+stage "2/5 installing it in the base root (a copy-on-write snapshot) and configuring the image (in the guest)"
 cat > "$work/files/params" <<EOF
 DISK_ID=$disk_id
 BOARD=$board
 EOF
 cp "$here/configure.sh" "$work/configure.sh"
-"$here/guest.sh" --log "$out/configure.log" --out "$work/out" --timeout 1800 "$work/root.ext4" "$work/configure.sh" \
+# --snapshot: the base stays as it is (QEMU keeps the changes in a temporary overlay); the configured tree comes
+# out as root.tar.
+"$here/guest.sh" --snapshot --log "$out/configure.log" --out "$work/out" --timeout 1800 "$cache/base/root.ext4" \
+    "$work/configure.sh" \
     "$work"/files/* || die "installing and configuring in the guest failed (log: $out/configure.log)"
 [[ -f $work/out/boot/config.txt && -f $work/out/boot/cmdline.txt ]] \
     || die "raspi-firmware's hook wrote no config.txt/cmdline.txt (log: $out/configure.log)"
 
 stage "3/5 file systems: root ${ROOT_SIZE_MIB} MiB, data ${DATA_SIZE_MIB} MiB, boot ${BOOT_SIZE_MIB} MiB"
-e2fsck -fy "$work/root.ext4" > "$work/e2fsck.log" 2>&1 || [[ $? -le 1 ]] || die "e2fsck: errors in the root (log: $work/e2fsck.log)"
-resize2fs "$work/root.ext4" "${ROOT_SIZE_MIB}M" > "$work/resize2fs.log" 2>&1 \
-    || die "the root does not fit in ${ROOT_SIZE_MIB} MiB (log: $work/resize2fs.log)"
-tune2fs -L rootA "$work/root.ext4" > /dev/null
+# A fresh file system at the partition's size from the configured tree (resize2fs cannot shrink the 2 GB working
+# copy below its conservative minimum, and a fresh one carries no blocks of deleted files into the image).
+[[ -f $work/out/root.tar ]] || die "the guest handed out no root.tar (log: $out/configure.log)"
+mkdir -p "$work/rootfs"
+tar --numeric-owner --xattrs --xattrs-include='*' -C "$work/rootfs" -xpf "$work/out/root.tar" || die "unpacking root.tar failed"
+rm -f "$work/out/root.tar" "$work/root.ext4"
+mke2fs -q -t ext4 -L rootA -E root_owner=0:0 -d "$work/rootfs" "$work/root.ext4" "${ROOT_SIZE_MIB}M" \
+    || die "the root does not fit in ${ROOT_SIZE_MIB} MiB (mke2fs -d from $work/rootfs)"
+rm -rf "$work/rootfs"
 used=$(dumpe2fs -h "$work/root.ext4" 2>/dev/null | awk -F: '/^Block count/{b=$2} /^Free blocks/{f=$2} /^Block size/{s=$2} END{printf "%d", (b-f)*s/1048576}')
 say "root: ${used} MiB used of ${ROOT_SIZE_MIB} MiB"
 # The data partition: journaled ext4 (the default data=ordered journal: after a power cut, files hold no stale
@@ -198,8 +207,9 @@ if [[ $mode == release ]]; then
     # The block map first, from the sparse raw file: it lists only the blocks that hold data, so bmaptool copy
     # writes ~1 GB, not the card's whole 2 GB.
     bmaptool create -o "$img.bmap" "$img" || die "bmaptool create failed"
-    # xz rather than zstd: Raspberry Pi Imager and bmaptool both read .xz (bmaptool also .zst, Imager does not
-    # take .zst for a custom image on every release), and xz -T0 is the smaller of the two at equal patience.
+    # xz rather than zstd: .img.xz is the form Raspberry Pi OS itself is published in, so every Raspberry Pi
+    # Imager and bmaptool reads it; it comes out smaller than zstd's default level, and the image is compressed
+    # once and downloaded many times. -T0: all cores; -6: xz's default preset (its decompressor needs ~10 MB).
     xz -T0 -6 -k -f -v "$img" 2>&1 | tr '\r' '\n' | grep --line-buffered -E '%' | awk 'NR % 20 == 1' >&2 || true
     [[ -f $img.xz ]] || die "xz failed"
     size=$(stat -c %s "$img.xz")

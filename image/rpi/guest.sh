@@ -107,7 +107,9 @@ chroot /root /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/
     LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive GUEST_FILES=/run/guest/files GUEST_OUT=/run/guest/out \
     /bin/sh -c 'cd /run/guest/files && exec /bin/sh /run/guest/script' < /dev/null
 rc=$?
-for m in /root/dev/pts /root/run/guest /root/run /root/dev /root/sys /root/proc; do umount "$m" 2>/dev/null || umount -l "$m"; done
+for m in /root/dev/pts /root/run/guest /root/run /root/dev /root/sys /root/proc; do
+    umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true   # the script may have unmounted it
+done
 mount -o remount,ro /root 2>/dev/null
 finish $rc
 INIT
@@ -141,8 +143,8 @@ timeout "$timeout" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -
     -fsdev "local,id=guest,path=$share,security_model=none" -device virtio-9p-pci,fsdev=guest,mount_tag=guest \
     < /dev/null > "$log" 2>&1 &
 qemu=$!
-tail -n +1 -F --pid="$qemu" "$log" 2>/dev/null | tr -d '\r' | sed -u -n '/^GUEST-START/,/^GUEST-EXIT/{/^GUEST-/d;s/^/  guest: /;p}' \
-    | cut -c1-160 >&2 || true
+tail -n +1 -F --pid="$qemu" "$log" 2>/dev/null | sed -u -n 's/\r$//; /^GUEST-START/,/^GUEST-EXIT/{/^GUEST-/d;s/^\(.\{1,150\}\).*/  guest: \1/;p}' \
+    >&2 || true
 wait "$qemu" || status=$?
 rc=$(tr -d '\r' < "$log" | sed -n 's/^GUEST-EXIT=\([0-9]*\)$/\1/p' | tail -1)
 if [[ -z $rc ]]; then
