@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system overlays check-overlays bench clean help
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "make overlays  compile the device-tree overlays (appliance-BOARD.dtbo) into .build-overlays/"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -61,6 +62,15 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+
+# The device-tree overlays, generated from the board files (image/overlays/build.sh); check-overlays applies them
+# to Debian's Pi device trees (needs the test-system cache).
+overlays:
+	@image/host-deps.sh overlays
+	@image/overlays/build.sh .build-overlays
+
+check-overlays: overlays
+	@image/overlays/check.sh .build-overlays
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \
