@@ -6,7 +6,8 @@
 #
 # The DTS is not kept in git: `appliance board overlay NAME` renders it from the board file (Sources/Board/
 # Overlay/BoardOverlay.swift), so the clock role, the I2S frame and the card the board's pcm: names use have one
-# source. The sources land in OUT_DIR/dts/ for reading; dtc compiles each with -@ (the firmware and fdtoverlay
+# source (print one with `appliance board overlay NAME`). OUT_DIR gets only the .dtbo files (it may be the boot
+# partition's overlays/); the sources go to a temporary directory, kept and named when dtc fails. dtc compiles each with -@ (the firmware and fdtoverlay
 # resolve &i2s, &i2c1, &pcm_gpio18 and &dma through the base tree's __symbols__), and any dtc warning fails the
 # build. Environment: APPLIANCE, an appliance binary that runs here (default: this checkout's debug build).
 set -euo pipefail
@@ -28,20 +29,20 @@ if [[ -z $appliance ]]; then
 fi
 [[ -x $appliance ]] || die "no appliance binary at $appliance"
 
-mkdir -p "$out/dts"
-rm -f "$out"/appliance-*.dtbo "$out"/dts/appliance-*.dts
-log="$out/dtc.log"
-: >"$log"
+mkdir -p "$out"
+rm -f "$out"/appliance-*.dtbo
+src=$(mktemp -d)
+log="$src/dtc.log"
 list=$(cd "$repo" && "$appliance" board overlay --all-in board-configs) \
     || die "appliance board overlay --all-in board-configs failed (see above)"
 mapfile -t boards <<<"$list"
 [[ -n $list ]] || die "no board in $repo/board-configs gets an overlay"
 for board in "${boards[@]}"; do
-    dts="$out/dts/appliance-$board.dts"
+    dts="$src/appliance-$board.dts"
     dtbo="$out/appliance-$board.dtbo"
     (cd "$repo" && "$appliance" board overlay --boards board-configs "$board") >"$dts" \
         || die "appliance board overlay $board failed"
-    err="$out/dtc-$board.err"
+    err="$src/dtc-$board.err"
     if ! dtc -@ -I dts -O dtb -o "$dtbo" "$dts" 2>"$err" || [[ -s $err ]]; then
         cat "$err" >>"$log"
         rm -f "$dtbo"
@@ -50,4 +51,5 @@ for board in "${boards[@]}"; do
     rm -f "$err"
     say "$(basename "$dtbo"): $(stat -c %s "$dtbo") bytes"
 done
+rm -rf "$src"
 say "${#boards[@]} overlays in $out"
