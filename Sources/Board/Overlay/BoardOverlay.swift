@@ -20,7 +20,8 @@ public struct BoardOverlayError: Error, Hashable, Sendable, CustomStringConverti
 /// - `&i2s` (bcm2835-i2s) on: status okay, GPIO 18-21 in ALT0 (`&pcm_gpio18`), `#sound-dai-cells = <0>` (the
 ///   upstream node has none, and simple-card parses `sound-dai` with `#sound-dai-cells`), and the DMA channels
 ///   of Debian's Pi 3 device tree (`<&dma 2>, <&dma 3>`, "tx", "rx": the DREQ numbers of PCM TX and RX). The
-///   Pi 4 tree (bcm2711) has the node without `dmas`, and bcm2835-i2s registers a dmaengine PCM that needs them.
+///   Pi 4 tree (bcm2711) has the node without `dmas`, and bcm2835-i2s registers a dmaengine PCM that needs them
+///   (the BCM2711's DMA request map keeps PCM TX/RX at 2/3; not tried on a Pi 4 here: QEMU models no I2S).
 /// - `&i2c1` on, with no child: the codec's address stays free for /dev/i2c-1, where the appliance's own
 ///   driver programs the codec (no kernel codec driver binds to it).
 /// - A `simple-audio-card` named "appliance" (ALSA card id "appliance"), because no kernel driver knows
@@ -30,8 +31,9 @@ public struct BoardOverlayError: Error, Hashable, Sendable, CustomStringConverti
 ///   STUB_FORMATS/STUB_RATES, read from the 6.12 modules), so the card is only as narrow as bcm2835-i2s.
 ///   simple-card's normal link has exactly one codec (sound/soc/generic/simple-card.c `simple_count_noml`:
 ///   `codecs = 1`; several codec nodes make DPCM only under "simple-scu-audio-card", and DPCM needs DAPM
-///   widgets bcm2835-i2s does not have), audio-graph-card2 (multi-codec links) is not built, and no built
-///   bus-less codec does both directions beyond 8/16 kHz (bt-sco, gtm601), AK4554 being off. So playback is
+///   widgets bcm2835-i2s does not have), audio-graph-card2 (multi-codec links) is not built, and the built
+///   bus-less codecs that do both directions are narrow (their 6.12 dai tables: bt-sco S16_LE mono at 8/16 kHz,
+///   gtm601 S16_LE at 8 kHz, its bm818 variant S16_LE at 48 kHz only), AK4554 being off. So playback is
 ///   link 0 (hw:CARD=appliance,DEV=0) and capture link 1 (DEV=1), both on the one I2S block; bcm2835-i2s is
 ///   `symmetric_rate` and `symmetric_sample_bits`, and sets the hardware once for whichever stream starts first.
 /// - The frame pinned on the CPU side with `dai-tdm-slot-num`/`dai-tdm-slot-width` (simple-card.yaml), which
