@@ -34,6 +34,8 @@ struct BoardOverlayTests {
         let source = try BoardOverlay(board: board("waveshare-wm8960")).source
         #expect(source.contains("/plugin/;"))
         #expect(source.contains("target = <&i2s>;") && source.contains("target = <&i2c1>;"))
+        // BSC1's node in Debian's bcm2837-rpi-3-b, bcm2711-rpi-4-b and bcm2837-rpi-zero-2-w trees (__symbols__ i2c1).
+        #expect(source.contains("i2c1 = \"/soc/i2c@7e804000\";"), "the alias that makes it /dev/i2c-1")
         #expect(source.contains("compatible = \"simple-audio-card\";"))
         #expect(source.contains("simple-audio-card,name = \"appliance\";"))
         #expect(source.components(separatedBy: "dai-tdm-slot-width = <32>;").count == 3, "both links pinned")

@@ -94,6 +94,9 @@ for dtbo in "${overlays[@]}"; do
         expect "$what: i2s dmas" "$(fdtget -t u "$merged" "$i2s" dmas)" "$d 2 $d 3"
         expect "$what: i2s dma-names" "$(fdtget "$merged" "$i2s" dma-names)" "tx rx"
         expect "$what: i2c1 status" "$(fdtget "$merged" "$i2c1" status)" okay
+        # /dev/i2c-1 is the header's bus only if the controller has the alias i2c1 (i2c-core-base.c
+        # i2c_add_adapter: of_alias_get_id(.., "i2c"); without one the Pi 4's HDMI I2C takes the low numbers).
+        expect "$what: alias i2c1" "$(fdtget "$merged" /aliases i2c1)" "$i2c1"
         # The codec's address stays free for /dev/i2c-1: no child of i2c1 with that reg.
         for child in $(fdtget -l "$merged" "$i2c1"); do
             reg=$(fdtget -t u "$merged" "$i2c1/$child" reg 2>/dev/null || true)

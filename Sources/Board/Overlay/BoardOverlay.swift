@@ -24,6 +24,11 @@ public struct BoardOverlayError: Error, Hashable, Sendable, CustomStringConverti
 ///   (the BCM2711's DMA request map keeps PCM TX/RX at 2/3; not tried on a Pi 4 here: QEMU models no I2S).
 /// - `&i2c1` on, with no child: the codec's address stays free for /dev/i2c-1, where the appliance's own
 ///   driver programs the codec (no kernel codec driver binds to it).
+/// - An `i2c1` alias for that controller (`/soc/i2c@7e804000` in Debian's Pi 3, Pi 4 and Zero 2 W trees, which
+///   have no i2c aliases): i2c_add_adapter numbers an adapter by its "i2c" alias and the rest dynamically from
+///   0 (drivers/i2c/i2c-core-base.c), and the Pi 4's HDMI I2C controllers (built in) would otherwise take
+///   /dev/i2c-0 and -1 first. With the alias, /dev/i2c-1 is the header's bus, as the board files say. A
+///   literal path: dtc cannot make a path reference to the base tree's label from an overlay.
 /// - A `simple-audio-card` named "appliance" (ALSA card id "appliance"), because no kernel driver knows
 ///   these HATs without their codec drivers. Its codecs are the two bus-less stub codecs Debian builds
 ///   (CONFIG_SND_SOC_SPDIF): `linux,spdif-dit` (playback only) and `linux,spdif-dir` (capture only); both take
@@ -57,6 +62,8 @@ public struct BoardOverlay: Sendable {
     public static let playbackPCM = "hw:CARD=\(cardName),DEV=0"
     public static let capturePCM = "hw:CARD=\(cardName),DEV=1"
     public static let defaultRate = 48_000
+    /// The header's I2C controller (BSC1) in Debian's Pi 3, Pi 4 and Zero 2 W device trees.
+    public static let i2c1Path = "/soc/i2c@7e804000"
 
     /// Builds the overlay, or says why the board has none.
     public init(board: BoardConfig, rate: Int = BoardOverlay.defaultRate) throws(BoardOverlayError) {
@@ -151,6 +158,13 @@ public struct BoardOverlay: Sendable {
             "\t};",
             "",
             "\tfragment@2 {",
+            "\t\ttarget-path = \"/aliases\";",
+            "\t\t__overlay__ {",
+            "\t\t\ti2c1 = \"\(Self.i2c1Path)\";",
+            "\t\t};",
+            "\t};",
+            "",
+            "\tfragment@3 {",
             "\t\ttarget-path = \"/\";",
             "\t\t__overlay__ {",
             "\t\t\tappliance_dit: appliance-spdif-dit {",
