@@ -82,10 +82,12 @@ export BOARD
 
 image: arm
 	@image/host-deps.sh image
+	@image/host-deps.sh overlays
 	@image/rpi/build.sh release
 
 image-raw: arm
 	@image/host-deps.sh image
+	@image/host-deps.sh overlays
 	@image/rpi/build.sh raw
 
 bench:

@@ -47,21 +47,14 @@ stage() { printf '\n\033[1m== image: %s\033[0m\n' "$*" >&2; }
 
 [[ $mode == raw || $mode == release ]] || die "unknown mode '$mode' (raw, release)"
 [[ $(id -u) -eq 0 ]] || die "must run as root (the root file system's owners and device nodes); try: sudo $0"
-for tool in genimage mcopy mkfs.vfat mke2fs dumpe2fs debugfs sfdisk qemu-system-aarch64; do
+for tool in genimage mcopy mkfs.vfat mke2fs dumpe2fs debugfs sfdisk dtc qemu-system-aarch64; do
     command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"
 done
 if [[ $mode == release ]]; then
     for tool in xz bmaptool; do command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"; done
 fi
 
-# The boards: every board file but the simulated one (each gets an overlay, appliance-<name>.dtbo, from part A).
-boards=()
-for f in "$repo"/board-configs/*.yaml; do
-    name=$(basename "$f" .yaml)
-    [[ $name == simulated ]] || boards+=("$name")
-done
-printf '%s\n' "${boards[@]}" | grep -qx "$board" || die "unknown BOARD '$board'; boards: ${boards[*]}"
-
+# The boards the image can name: those image/overlays/build.sh (part A) makes an overlay for, checked after it ran.
 disk_id=${DISK_ID:-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')}
 [[ $disk_id =~ ^[0-9a-f]{8}$ ]] || die "DISK_ID must be 8 lower-case hex digits, not '$disk_id'"
 
@@ -72,7 +65,15 @@ mkdir -p "$out"
 work=$out/work
 rm -rf "$work"; mkdir -p "$work"/{files,boot,genimage-tmp,rootpath}
 
-stage "1/5 the appliance package"
+stage "1/5 the overlays and the appliance package"
+# One overlay per hardware board (appliance-<board>.dtbo), generated from the board files by part A's script:
+# the list of boards appliance.txt offers is the list of overlays.
+mkdir -p "$work/boot/overlays"
+"$repo/image/overlays/build.sh" "$work/overlays" || die "image/overlays/build.sh failed (the overlays)"
+boards=()
+for f in "$work"/overlays/appliance-*.dtbo; do b=${f##*/appliance-}; boards+=("${b%.dtbo}"); done
+printf '%s\n' "${boards[@]}" | grep -qx "$board" || die "no overlay for BOARD '$board'; boards: ${boards[*]}"
+say "overlays: ${boards[*]}"
 deb=$(ls "$repo"/.build-deb/appliance_*_arm64.deb 2>/dev/null | sort -V | tail -1 || true)
 if [[ -n $deb ]]; then
     say "package $(basename "$deb")"
@@ -132,20 +133,14 @@ mke2fs -q -t ext4 -L data -E root_owner=0:0 -d "$work/data" "$work/data.ext4" "$
     || die "mke2fs failed for the data partition"
 # The boot partition's files: raspi-firmware's, the board choice, the overlays (part A).
 cp -a "$work/out/boot/." "$work/boot/"
-mkdir -p "$work/boot/overlays"
-if [[ -x $repo/image/overlays/build.sh ]]; then
-    "$repo/image/overlays/build.sh" "$work/boot/overlays" || die "image/overlays/build.sh failed"
-    [[ -f $work/boot/overlays/appliance-$board.dtbo ]] || die "no overlays/appliance-$board.dtbo from image/overlays/build.sh"
-    say "overlays: $(cd "$work/boot/overlays" && ls appliance-*.dtbo | tr '\n' ' ')"
-else
-    say "no image/overlays/build.sh yet (part A): overlays/ holds only raspi-firmware's"
-fi
+# raspi-firmware's two overlays stay next to the appliance's.
+cp "$work"/overlays/appliance-*.dtbo "$work/boot/overlays/"
 {
     echo "# The appliance's board: the one dtoverlay= line below both loads the HAT's device-tree overlay (the"
     echo "# firmware reads this file through 'include appliance.txt' in config.txt) and names the board for"
     echo "# 'appliance run --board auto'. To change the board, replace the name after 'appliance-' with one of:"
     for b in "${boards[@]}"; do
-        printf '#   %-22s %s\n' "$b" "$(sed -n 's/^description: *//p' "$repo/board-configs/$b.yaml")"
+        printf '#   %-22s %s\n' "$b" "$(sed -n 's/^description: *//p' "$repo/board-configs/$b.yaml" 2>/dev/null)"
     done
     echo "# (with no dtoverlay=appliance-... line, the HAT's EEPROM decides, if it has one)."
     echo "dtoverlay=appliance-$board"

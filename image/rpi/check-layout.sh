@@ -22,6 +22,8 @@ for tool in sfdisk mtype debugfs dumpe2fs; do
 done
 
 dump=$(sfdisk --dump "$img") || { echo "check-layout: sfdisk cannot read a partition table in $img" >&2; exit 1; }
+# Partition lines are "<image path><N> : start=...": named pN here, whatever the path holds.
+dump=$(sed -E 's/^.*[^0-9]([0-9]+) : /p\1 : /' <<< "$dump")
 field() { sed -n "s/^$1: *//p" <<< "$dump"; }
 # sfdisk(8) --dump: "label: dos" is its name for an MBR (DOS) partition table; label-id is the disk signature at
 # offset 440 (0x1B8) of the MBR, printed as 0x%08x.
@@ -39,15 +41,15 @@ n=0
 for spec in "boot:$boot_mib:c:bootable" "rootA:$root_mib:83:" "rootB:$root_mib:83:" "data:$data_mib:83:"; do
     IFS=: read -r name mib type flag <<< "$spec"
     n=$((n + 1))
-    line=$(grep -E "^$img$n :" <<< "$dump" || true)
+    line=$(grep -E "^p$n :" <<< "$dump" || true)
     size=$((mib * sectors_per_mib))
     want="start=$start, size=$size, type=$type${flag:+, $flag}"
     check "p$n $name" "$want" "$(sed -E 's/^[^:]*: *//; s/= +/=/g; s/ +/ /g' <<< "$line")"
     start=$(( (start + size + align_mib * sectors_per_mib - 1) / (align_mib * sectors_per_mib) * (align_mib * sectors_per_mib) ))
 done
-check "partitions" "4" "$(grep -cE "^$img[0-9]+ :" <<< "$dump")"
+check "partitions" "4" "$(grep -cE "^p[0-9]+ :" <<< "$dump")"
 
-offset_of() { sed -n "s/^$img$1 : start= *\([0-9]*\),.*/\1/p" <<< "$dump"; }
+offset_of() { sed -n "s/^p$1 : start= *\([0-9]*\),.*/\1/p" <<< "$dump"; }
 boot_off=$(( $(offset_of 1) * 512 ))
 root_off=$(( $(offset_of 2) * 512 ))
 data_off=$(( $(offset_of 4) * 512 ))
@@ -65,10 +67,21 @@ check "cmdline.txt console" "console=ttyS1,115200" "$(grep -o 'console=ttyS1,115
 kernel=$(sed -n 's/^kernel=//p' <<< "$config")
 check "the kernel config.txt names is there" "$kernel" "$(mdir -b -i "$img@@$boot_off" "::$kernel" 2>/dev/null | sed 's|^::/||' || echo none)"
 
-fstab=$(debugfs -R 'cat /etc/fstab' "$img?offset=$root_off" 2>/dev/null || true)
+check "the board's overlay on the boot partition" "appliance-$board.dtbo" \
+    "$(mdir -b -i "$img@@$boot_off" "::overlays/appliance-$board.dtbo" 2>/dev/null | sed 's|.*/||' || echo none)"
+
+in_root() { debugfs -R "$1" "$img?offset=$root_off" 2>/dev/null; }
+fstab=$(in_root 'cat /etc/fstab' || true)
 check "fstab / read-only" "PARTUUID=$disk_id-02 / ro" "$(awk '$2 == "/" { split($4, o, ","); print $1, $2, o[1] }' <<< "$fstab")"
 check "fstab data" "PARTUUID=$disk_id-04 /var/lib/appliance ext4" "$(awk '$2 == "/var/lib/appliance" { print $1, $2, $3 }' <<< "$fstab")"
 check "root label" "rootA" "$(dumpe2fs -h "$img?offset=$root_off" 2>/dev/null | sed -n 's/^Filesystem volume name: *//p')"
 check "data label" "data" "$(dumpe2fs -h "$img?offset=$data_off" 2>/dev/null | sed -n 's/^Filesystem volume name: *//p')"
 check "data has a journal" "has_journal" "$(dumpe2fs -h "$img?offset=$data_off" 2>/dev/null | grep -o has_journal | head -1)"
+# The service enabled (systemctl enable's symlink), the binary, and what a read-only root needs (machine-id(5):
+# empty; journald.conf(5): Storage=volatile).
+check "appliance.service enabled" "/usr/lib/systemd/system/appliance.service" \
+    "$(in_root 'stat /etc/systemd/system/multi-user.target.wants/appliance.service' | sed -n 's/^Fast link dest: "\(.*\)"$/\1/p')"
+check "/usr/bin/appliance is a file" "regular" "$(in_root 'stat /usr/bin/appliance' | sed -n 's/.*Type: \([a-z]*\).*/\1/p' | head -1)"
+check "/etc/machine-id empty" "0" "$(in_root 'stat /etc/machine-id' | sed -n 's/.*Size: \([0-9]*\).*/\1/p' | head -1)"
+check "journal volatile" "Storage=volatile" "$(in_root 'cat /etc/systemd/journald.conf.d/appliance.conf' | grep -x 'Storage=volatile' || echo none)"
 exit $fail
