@@ -205,8 +205,13 @@ if [[ $mode == release ]]; then
     # xz rather than zstd: .img.xz is the form Raspberry Pi OS itself is published in, so every Raspberry Pi
     # Imager and bmaptool reads it; it comes out smaller than zstd's default level, and the image is compressed
     # once and downloaded many times. -T0: all cores; -6: xz's default preset (its decompressor needs ~10 MB).
-    xz -T0 -6 -k -f -v "$img" 2>&1 | tr '\r' '\n' | grep --line-buffered -E '%' | awk 'NR % 20 == 1' >&2 || true
-    [[ -f $img.xz ]] || die "xz failed"
+    xz -T0 -6 -k -f "$img" &
+    xz_pid=$!
+    while kill -0 "$xz_pid" 2>/dev/null; do     # a progress line every 20 s (xz shows none off a terminal)
+        sleep 20
+        [[ -f $img.xz ]] && say "compressing: $(( $(stat -c %s "$img.xz" 2>/dev/null || echo 0) / 1048576 )) MiB of .xz so far"
+    done
+    wait "$xz_pid" || die "xz failed on $img"
     size=$(stat -c %s "$img.xz")
     sha=$(sha256sum "$img.xz" | cut -d' ' -f1)
     printf '%s  %s\n' "$sha" "$(basename "$img.xz")" > "$img.xz.sha256"
