@@ -40,7 +40,7 @@ class Channel:
                     raise SystemExit(f"daemon-driver: cannot connect to {path} ({name})")
                 time.sleep(0.2)
         self.buffer = b""
-        self.transcript = open(os.path.join(work, name + ".transcript"), "w")
+        self.transcript = open(os.path.join(work, name + ".transcript"), "w", buffering=1)
 
     def send(self, text):
         self.transcript.write(f"> {text}\n")
@@ -165,6 +165,12 @@ failures = 0
 shell = None
 
 
+def xruns_since(console, mark):
+    """The engine's xruns reported (`EVENT xrun N`) since event index `mark`: a check of bit-exact audio says
+    how many there were, since an xrun under a stalled emulated CPU is the usual reason for a difference."""
+    return sum(int(e.split()[2]) for e in console.events[mark:] if re.fullmatch(r"EVENT xrun \d+", e))
+
+
 def result(name, passed, text):
     global failures
     line = f"RESULT daemon.{name} {'PASS' if passed else 'FAIL'} {text}"
@@ -250,12 +256,59 @@ WM8960_EXPECTED = [
     (0x08, 0x1C4, "R8 Clocking 2: DCLKDIV=111 (reset), BCLKDIV=0100 (SYSCLK/4 = 3.072 MHz = 64 x 48 kHz)"),
     (0x0A, 0x0FF, "R10 Left DAC volume: 0xFF = 0 dB"),
     (0x0B, 0x1FF, "R11 Right DAC volume: DACVU | 0xFF = 0 dB"),
-    (0x19, 0x0C0, "R25 Power Mgmt 1: VMIDSEL=01 (2x50k, playback), VREF=1"),
+    (0x19, 0x0FC, "R25 Power Mgmt 1: VMIDSEL=01 (2x50k, playback), VREF, AINL, AINR (input PGA and boost mixer), "
+                  "ADCL, ADCR on for the board's line input; MICB=0 (a line input takes no microphone bias)"),
     (0x28, 0x0E5, "R40 Left speaker volume: SPKLZC | 0x65 (0x79 = 0 dB, 1 dB steps: -20 dB)"),
     (0x29, 0x1E5, "R41 Right speaker volume: SPKVU | SPKRZC | 0x65 (-20 dB)"),
     (0x22, 0x150, "R34 Left out mix: LD2LO=1 (bit 8), LI2LOVOL reset 101"),
     (0x25, 0x150, "R37 Right out mix: RD2RO=1 (bit 8), RI2ROVOL reset 101"),
 ]
+
+
+def play_through_loopback(console):
+    """Plays signal.wav through the appliance while the test captures the loopback's other end; the capture
+    is compared with the signal. Returns (passed, text, engine xruns meanwhile)."""
+    mark = len(console.events)
+    shell.run("rm -f /tmp/played.wav /tmp/played.out; $app hal pcm capture --device hw:Loopback,1,0 --format S32_LE "
+              f"--period-frames 4096 --periods 16 --frames {48000 * 5} /tmp/played.wav > /tmp/played.out 2>&1 & "
+              "capture_pid=$!")
+    # The capture must be running before the appliance plays (it prints `opened` then).
+    shell.run("n=0; until grep -q '^opened' /tmp/played.out; do n=$((n + 1)); [ $n -gt 300 ] && break; sleep 0.1; done")
+    _, final = console.command("play signal.wav")
+    _, lines = shell.run("wait $capture_pid; echo exit $?; cat /tmp/played.out", timeout=120)
+    console.command("stop")
+    console.drain(0.7)   # xruns are reported twice a second
+    xruns = xruns_since(console, mark)
+    if final != "OK" or "exit 0" not in lines:
+        return False, f"'play signal.wav' answered {final}; capture: {' | '.join(lines)}", xruns
+    path = os.path.join(work, "played.wav")
+    open(path, "wb").write(shell.fetch("/tmp/played.wav"))
+    passed, text = bit_exact(signal_wav, path)
+    return passed, text, xruns
+
+
+def record_from_loopback(console):
+    """The appliance records (24-bit WAV holds the 16-bit signal exactly: no dither is needed or allowed) until
+    `stop`, after the test's player has drained signal32.wav into the loopback (the signal ends in 0.25 s of
+    silence). Returns (passed, text, engine xruns meanwhile)."""
+    mark = len(console.events)
+    _, final = console.command("record --format wav --bits 24")
+    _, fed = shell.run("$app hal pcm play --device hw:Loopback,1,0 --period-frames 4096 --periods 16 "
+                       "/system/signal32.wav 2>&1", timeout=120)
+    time.sleep(0.5)
+    console.command("stop")
+    stopped = console.wait_event(r"^EVENT record stopped ", timeout=30, since=mark)
+    console.drain(0.7)
+    xruns = xruns_since(console, mark)
+    name = os.path.basename(stopped.split()[3]) + ".wav" if stopped else ""
+    if final != "OK" or not stopped:
+        _, listing = shell.run("ls -la /tmp/state/recordings; tail -5 /tmp/daemon.log")
+        return False, (f"'record' answered {final}; '{stopped}'; the test's player: {' | '.join(fed)}; "
+                       f"{' | '.join(listing)}"), xruns
+    path = os.path.join(work, "recorded.wav")
+    open(path, "wb").write(shell.fetch(f"/tmp/state/recordings/{name}"))
+    passed, text = bit_exact(signal_wav, path)
+    return passed, f"{name} recorded from hw:Loopback,0,0 while the test played signal.wav: {text}", xruns
 
 
 def main():
@@ -341,50 +394,38 @@ def main():
     console.command("stop")
     console.drain(1)
 
-    # (d) A file played by the appliance, captured on the loopback's other side, bit-exact.
-    frames_wanted = 48000 * 5
-    shell.run(f"$app hal pcm capture --device hw:Loopback,1,0 --format S32_LE --period-frames 4096 --periods 16 "
-              f"--frames {frames_wanted} /tmp/played.wav > /tmp/played.out 2>&1 & capture_pid=$!")
-    time.sleep(1.0)
-    _, final = console.command("play signal.wav")
-    status, lines = shell.run("wait $capture_pid; echo exit $?; cat /tmp/played.out", timeout=120)
-    if final != "OK" or not any(l == "exit 0" for l in lines):
-        result("playback", False, f"'play signal.wav' answered {final}; capture: {' | '.join(lines)}")
-    else:
-        path = os.path.join(work, "played.wav")
-        open(path, "wb").write(shell.fetch("/tmp/played.wav"))
-        passed, text = bit_exact(signal_wav, path)
-        result("playback", passed, "signal.wav played by the appliance, captured on hw:Loopback,1,0: " + text)
-    console.command("stop")
+    # (d) A file played by the appliance, captured on the loopback's other side, bit-exact. An engine xrun
+    # (the emulated CPU starved on a loaded host) fades the output back in after the gap, so an attempt that
+    # saw one is made again (at most three); a difference without an xrun fails at once.
+    for attempt in range(1, 4):
+        passed, text, xruns = play_through_loopback(console)
+        if passed or xruns == 0:
+            break
+    result("playback", passed, f"signal.wav played by the appliance, captured on hw:Loopback,1,0: {text} "
+           f"(attempt {attempt}, engine xruns in it: {xruns})")
 
-    # (e) A recording of what the test plays into the loopback (heard by the appliance on hw:Loopback,0,0).
-    # 24-bit WAV holds the 16-bit signal exactly (no dither is needed or allowed).
-    mark = len(console.events)
-    _, final = console.command("record --format wav --bits 24 --seconds 4")
-    shell.run("$app hal pcm play --device hw:Loopback,1,0 --period-frames 4096 --periods 16 /system/signal32.wav "
-              "> /tmp/fed.out 2>&1")
-    finished = console.wait_event(r"^EVENT record stopped ", timeout=30, since=mark)
-    console.drain(1)
-    status, lines = shell.run("ls -t /tmp/state/recordings/ | head -1")
-    name = lines[0] if lines and status == 0 else ""
-    if final != "OK" or not name.endswith(".wav"):
-        result("recording", False, f"'record' answered {final}; newest recording '{name}'; {finished}")
-    else:
-        path = os.path.join(work, "recorded.wav")
-        open(path, "wb").write(shell.fetch(f"/tmp/state/recordings/{name}"))
-        passed, text = bit_exact(signal_wav, path)
-        result("recording", passed, f"{name} recorded from hw:Loopback,0,0 while the test played signal.wav: {text}")
+    # (e) A recording of what the test plays into the loopback (heard by the appliance on hw:Loopback,0,0),
+    # made again after an xrun as (d) is.
+    for attempt in range(1, 4):
+        passed, text, xruns = record_from_loopback(console)
+        if passed or xruns == 0:
+            break
+    result("recording", passed, f"{text} (attempt {attempt}, engine xruns in it: {xruns})")
 
     # (g) SIGTERM during a recording: exit 0, the recording finalized (its header describes its size), as sox
     # reads it.
+    mark = len(console.events)
     _, final = console.command("record --format wav --bits 24")
+    started = console.wait_event(r"^EVENT record started ", timeout=10, since=mark)
     time.sleep(2.0)
-    status, lines = shell.run("ls -t /tmp/state/recordings/ | head -1; kill -TERM $daemon_pid; "
-                              "wait $daemon_pid; echo exit $?", timeout=60)
-    name = lines[0] if lines else ""
+    _, lines = shell.run("kill -TERM $daemon_pid; wait $daemon_pid; echo exit $?", timeout=60)
     code = next((l for l in lines if l.startswith("exit ")), "no exit status")
-    if final != "OK":
-        result("sigterm", False, f"'record' answered {final}")
+    _, lines = shell.run("ls -t /tmp/state/recordings/ | head -1")
+    # The event names the take without its extension (`EVENT record started 2026-11-25_02-15-44`).
+    name = os.path.basename(started.split()[3]) + ".wav" if started else (lines[0] if lines else "")
+    if final != "OK" or started is None or not name:
+        _, log = shell.run("tail -5 /tmp/daemon.log")
+        result("sigterm", False, f"'record' answered {final}, '{started}'; daemon {code}; log: {' | '.join(log)}")
         return
     data = shell.fetch(f"/tmp/state/recordings/{name}")
     path = os.path.join(work, "interrupted.wav")

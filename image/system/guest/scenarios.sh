@@ -407,6 +407,7 @@ buttons:
     line: 0
     role: remote
     bias: pull-up
+    hold-ms: 3000         # generous: a shell on the emulated CPU can stall a "short" press for a second
 volume:
   max-db: 0
   default-db: -20
@@ -421,7 +422,10 @@ BOARD
     for port in /dev/hvc0 /dev/hvc1; do
         [ -c $port ] || { fail daemon.console "no $port: the virtio console did not appear"; return; }
     done
-    APPLIANCE_LOCK=/tmp/appliance.lock $app run --board $board_file --state /tmp/state --console /dev/hvc0 \
+    # 64 periods (640 ms): the emulated CPU, on a loaded host, stalls for longer than the default 40 ms
+    # buffer; an xrun would drop frames from the recording that must come out bit-exact, and the kernel gives
+    # up a read that waited 1.1 buffer times (EIO: pcm_lib.c wait_for_avail).
+    APPLIANCE_LOCK=/tmp/appliance.lock $app run --board $board_file --state /tmp/state --console /dev/hvc0 --periods 64 \
         > /tmp/daemon.log 2>&1 &
     daemon_pid=$!
     echo "DAEMON-STARTED pid $daemon_pid"
