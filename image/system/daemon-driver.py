@@ -12,6 +12,7 @@ files), the kernel's i2c-stub (i2cget), gpio-sim and snd-aloop.
 Usage: daemon-driver.py CONSOLE_SOCKET SHELL_SOCKET SIGNAL_WAV WORK_DIR
 """
 import base64
+import hashlib
 import os
 import re
 import socket
@@ -88,11 +89,23 @@ class Shell:
             lines.append(line)
 
     def fetch(self, path, timeout=120):
-        """A guest file's bytes (base64 over the serial line)."""
-        status, lines = self.run(f"base64 {path}", timeout)
-        if status != 0:
+        """A guest file's bytes (base64 over the serial line), checked against the guest's md5sum: a transfer
+        that lost bytes is made again (at most three times), never judged as the file."""
+        status, lines = self.run(f"md5sum {path}")
+        if status != 0 or not lines:
             raise RuntimeError(f"cannot read {path} in the guest: {' '.join(lines)[:200]}")
-        return base64.b64decode("".join(lines))
+        want = lines[-1].split()[0]
+        for attempt in range(3):
+            status, lines = self.run(f"base64 {path}", timeout)
+            if status != 0:
+                raise RuntimeError(f"cannot read {path} in the guest: {' '.join(lines)[:200]}")
+            try:
+                data = base64.b64decode("".join(lines), validate=True)
+            except ValueError:
+                continue
+            if hashlib.md5(data).hexdigest() == want:
+                return data
+        raise RuntimeError(f"{path} did not come over the serial line intact in 3 tries")
 
 
 class Console:
