@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system image image-raw overlays check-overlays bench clean help
 
 all: build
 
@@ -16,6 +16,10 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
+	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
+	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
+	@echo "make overlays  compile the device-tree overlays (appliance-BOARD.dtbo) into .build-overlays/"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -61,6 +65,28 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+
+# The device-tree overlays, generated from the board files (image/overlays/build.sh); check-overlays applies them
+# to Debian's Pi device trees (needs the test-system cache).
+overlays:
+	@image/host-deps.sh overlays
+	@image/overlays/build.sh .build-overlays
+
+check-overlays: overlays
+	@image/overlays/check.sh .build-overlays
+
+# The SD-card image: Debian trixie arm64 configured inside a QEMU guest (no binfmt_misc, no loop devices), the
+# appliance installed, genimage for the MBR disk (image/rpi/build.sh; README.md "Flash it").
+BOARD ?= waveshare-wm8960
+export BOARD
+
+image: arm
+	@image/host-deps.sh image
+	@image/rpi/build.sh release
+
+image-raw: arm
+	@image/host-deps.sh image
+	@image/rpi/build.sh raw
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

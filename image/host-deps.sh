@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|all]
-#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig)
+# Usage: image/host-deps.sh [host|arm|system|image|overlays|all]
+#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
+#         image: the SD-card image, image/rpi/; overlays: the device-tree compiler and the tools that check its output)
 set -euo pipefail
 
 want=${1:-host}
@@ -35,6 +36,24 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
     need[python3]=python3                            # compares captured audio on the host
     need[cpio]=cpio                                  # packs the initramfs
+fi
+if [[ $want == overlays || $want == all ]]; then
+    need[dtc]=device-tree-compiler                   # compiles the overlays (image/overlays/build.sh)
+    need[fdtoverlay]=device-tree-compiler            # applies them to Debian's Pi device trees (check.sh)
+    need[fdtget]=device-tree-compiler                # reads the merged tree back
+fi
+if [[ $want == image || $want == all ]]; then
+    need[debootstrap]=debootstrap                    # the trixie arm64 base root (first stage; the second runs in QEMU)
+    need[qemu-system-aarch64]=qemu-system-arm        # the configuration pass and the runner (image/rpi/guest.sh)
+    need[mke2fs]=e2fsprogs                           # ext4 images from directories (mke2fs -d), debugfs, resize2fs
+    need[genimage]=genimage                          # the MBR image from partition images, without loop devices
+    need[mcopy]=mtools                               # genimage's vfat writer
+    need[mkfs.vfat]=dosfstools                       # genimage's vfat formatter
+    need[bmaptool]=bmap-tools                        # the block map of the image
+    need[sfdisk]=fdisk                               # reads the partition table back (checks)
+    need[xz]=xz-utils                                # the compressed image
+    need[python3]=python3                            # orders the initramfs modules
+    need[cpio]=cpio                                  # packs the runner's initramfs
 fi
 
 missing=()
