@@ -83,9 +83,13 @@ class Shell:
             line = self.channel.readline(max(0.1, deadline - time.monotonic()))
             if line is None:
                 raise TimeoutError(f"guest shell: no END for '{command[:80]}' within {timeout}s")
-            match = re.fullmatch(r"END (\d+)", line)
+            # The output's last line may lack its newline (busybox base64 ends without one when the last line
+            # is short): END then follows it on the same line. END's space is in no base64 text.
+            match = re.fullmatch(r"(.*)END (\d+)", line)
             if match:
-                return int(match.group(1)), lines
+                if match.group(1):
+                    lines.append(match.group(1))
+                return int(match.group(2)), lines
             lines.append(line)
 
     def fetch(self, path, timeout=120):
