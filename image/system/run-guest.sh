@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs the initramfs (the guest userspace, the modules the scenarios load with their dependencies, the
-# aarch64 appliance, the scenarios and their inputs), boots it under qemu-system-aarch64 and reads the results.
+# aarch64 appliance, the scenarios and their inputs), boots it under qemu-system-aarch64 and reads the results;
+# for the daemon scenario it runs daemon-driver.py beside the guest, on the two virtio consoles' sockets.
 # Called by system.sh test with: CACHE KERNEL_VERSION OUT_DIR. Exit status 1 when a scenario fails or the guest
 # does not finish; the guest's log is shown then.
 set -euo pipefail
