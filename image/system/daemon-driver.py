@@ -284,6 +284,14 @@ WM8960_EXPECTED = [
 ]
 
 
+def r26():
+    """The WM8960's R26 (Power Mgmt 2) low byte as i2c-stub holds it: DACL (bit 8) stays on while anything plays,
+    so every write has bit 8 set and lands on SMBus command 0x35; bits 6/5 are LOUT1/ROUT1 (the headphone
+    drivers), bits 4/3 SPKL/SPKR (the speaker drivers) (datasheet, R26 Power Mgmt (2)). None if unreadable."""
+    status, lines = shell.run("i2cget -y $bus 0x1a 0x35 b")
+    return int(lines[-1], 16) if status == 0 and lines and lines[-1].startswith("0x") else None
+
+
 def play_through_loopback(console):
     """Plays signal.wav through the appliance while the test captures the loopback's other end; the capture
     is compared with the signal. Returns (passed, text, engine xruns meanwhile)."""
@@ -404,12 +412,20 @@ def main():
     shell.run("echo pull-down > $sim/sim_gpio1/pull")
     jack_in = console.wait_event(r"^EVENT jack ", since=mark)
     route_in = console.wait_event(r"^EVENT route headphones", since=mark)
-    result("jack.in", jack_in is not None and route_in is not None, f"plug in: '{jack_in}', '{route_in}'")
+    power = r26()
+    result("jack.in", jack_in is not None and route_in is not None and power is not None
+           and power & 0x60 == 0x60 and power & 0x18 == 0,
+           f"plug in: '{jack_in}', '{route_in}'; R26 {power if power is None else hex(power)} "
+           "(want LOUT1|ROUT1 on, SPKL|SPKR off)")
     mark = len(console.events)
     shell.run("echo pull-up > $sim/sim_gpio1/pull")
     route_out = console.wait_event(r"^EVENT route speaker", since=mark)
     paused = console.wait_event(r"^EVENT transport paused ", since=mark)
-    result("jack.out", route_out is not None and paused is not None, f"plug out while playing: '{route_out}', '{paused}'")
+    power = r26()
+    result("jack.out", route_out is not None and paused is not None and power is not None
+           and power & 0x18 == 0x18 and power & 0x60 == 0,
+           f"plug out while playing: '{route_out}', '{paused}'; R26 {power if power is None else hex(power)} "
+           "(want SPKL|SPKR on, LOUT1|ROUT1 off)")
     console.command("stop")
     console.drain(1)
 
