@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb bench clean help
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -61,6 +62,15 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+
+# The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary.
+deb: arm
+	@image/host-deps.sh deb
+	@image/deb/build.sh
+
+# lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64).
+test-deb: deb
+	@image/deb/check.sh
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

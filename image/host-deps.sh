@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|all]
-#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig)
+# Usage: image/host-deps.sh [host|arm|system|deb|all]
+#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
+#         deb: the Debian package and its checks)
 set -euo pipefail
 
 want=${1:-host}
@@ -35,6 +36,14 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
     need[python3]=python3                            # compares captured audio on the host
     need[cpio]=cpio                                  # packs the initramfs
+fi
+if [[ $want == deb || $want == all ]]; then
+    need[dpkg-deb]=dpkg                              # packs the staged tree
+    need[dpkg-shlibdeps]=dpkg-dev                    # Depends from the binary's NEEDED libraries
+    need[chrpath]=chrpath                            # drops SwiftPM's RUNPATH $ORIGIN from the packaged binary
+    need[objdump]=binutils                           # dpkg-shlibdeps reads the aarch64 binary's dynamic section
+    need[file]=file
+    need[lintian]=lintian                            # image/deb/check.sh: Debian policy checks on the .deb
 fi
 
 missing=()
