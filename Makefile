@@ -17,6 +17,7 @@ help:
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
 	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
+	@echo "               and installs, upgrades, removes and purges it in a trixie arm64 guest"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -68,9 +69,11 @@ deb: arm
 	@image/host-deps.sh deb
 	@image/deb/build.sh
 
-# lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64).
+# lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64), then install,
+# upgrade, remove and purge in a trixie arm64 root under qemu-system-aarch64 -M virt (part C's base root and runner).
 test-deb: deb
 	@image/deb/check.sh
+	@image/deb/test-install.sh
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \
