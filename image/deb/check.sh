@@ -126,6 +126,10 @@ echo "/etc/default/appliance:"
 for setting in APPLIANCE_BOARD=auto APPLIANCE_CONSOLE=/dev/ttyS1 APPLIANCE_BAUD=115200 APPLIANCE_OPTIONS=; do
     check "$setting" grep -qx "$setting" "$work/root/etc/default/appliance"
 done
+# Every variable ExecStart uses ("${VAR}" or "$VAR", systemd.service(5)) is set there.
+for var in $(grep '^ExecStart=' "$work/root/usr/lib/systemd/system/appliance.service" | grep -oE '\$\{?[A-Z_]+' | tr -d '${'); do
+    check "$var, used by ExecStart, is set in it" grep -q "^$var=" "$work/root/etc/default/appliance"
+done
 check "it is commented (what each setting means)" test "$(grep -c '^#' "$work/root/etc/default/appliance")" -ge 4
 
 # ---- the binary ----------------------------------------------------------------------------------------------------
