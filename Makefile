@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw bench clean help
 
 all: build
 
@@ -18,6 +18,9 @@ help:
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
 	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
 	@echo "               and installs, upgrades, removes and purges it in a trixie arm64 guest"
+	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
+	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
+	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -74,6 +77,19 @@ deb: arm
 test-deb: deb
 	@image/deb/check.sh
 	@image/deb/test-install.sh
+
+# The SD-card image: Debian trixie arm64 configured inside a QEMU guest (no binfmt_misc, no loop devices), the
+# appliance installed, genimage for the MBR disk (image/rpi/build.sh; README.md "Flash it").
+BOARD ?= waveshare-wm8960
+export BOARD
+
+image: deb
+	@image/host-deps.sh image
+	@image/rpi/build.sh release
+
+image-raw: deb
+	@image/host-deps.sh image
+	@image/rpi/build.sh raw
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

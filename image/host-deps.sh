@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|deb|all]
+# Usage: image/host-deps.sh [host|arm|system|deb|image|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
-#         deb: the Debian package and its checks)
+#         deb: the Debian package and its checks; image: the SD-card image, image/rpi/)
 set -euo pipefail
 
 want=${1:-host}
@@ -44,6 +44,19 @@ if [[ $want == deb || $want == all ]]; then
     need[objdump]=binutils                           # dpkg-shlibdeps reads the aarch64 binary's dynamic section
     need[file]=file
     need[lintian]=lintian                            # image/deb/check.sh: Debian policy checks on the .deb
+fi
+if [[ $want == image || $want == all ]]; then
+    need[debootstrap]=debootstrap                    # the trixie arm64 base root (first stage; the second runs in QEMU)
+    need[qemu-system-aarch64]=qemu-system-arm        # the configuration pass and the runner (image/rpi/guest.sh)
+    need[mke2fs]=e2fsprogs                           # ext4 images from directories (mke2fs -d), debugfs, resize2fs
+    need[genimage]=genimage                          # the MBR image from partition images, without loop devices
+    need[mcopy]=mtools                               # genimage's vfat writer
+    need[mkfs.vfat]=dosfstools                       # genimage's vfat formatter
+    need[bmaptool]=bmap-tools                        # the block map of the image
+    need[sfdisk]=fdisk                               # reads the partition table back (checks)
+    need[xz]=xz-utils                                # the compressed image
+    need[python3]=python3                            # orders the initramfs modules
+    need[cpio]=cpio                                  # packs the runner's initramfs
 fi
 
 missing=()
