@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays bench clean help
 
 all: build
 
@@ -21,6 +21,7 @@ help:
 	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
 	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
 	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
+	@echo "make overlays  compile the device-tree overlays (appliance-BOARD.dtbo) into .build-overlays/"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -67,9 +68,11 @@ test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
 
-# The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary.
-deb: arm
+# The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary, with
+# the overlays image/overlays/build.sh compiles (it renders them with the host's debug build: deps).
+deb: arm deps
 	@image/host-deps.sh deb
+	@image/host-deps.sh overlays
 	@image/deb/build.sh
 
 # lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64), then install,
@@ -77,6 +80,15 @@ deb: arm
 test-deb: deb
 	@image/deb/check.sh
 	@image/deb/test-install.sh
+
+# The device-tree overlays, generated from the board files (image/overlays/build.sh); check-overlays applies them
+# to Debian's Pi device trees (needs the test-system cache).
+overlays:
+	@image/host-deps.sh overlays
+	@image/overlays/build.sh .build-overlays
+
+check-overlays: overlays
+	@image/overlays/check.sh .build-overlays
 
 # The SD-card image: Debian trixie arm64 configured inside a QEMU guest (no binfmt_misc, no loop devices), the
 # appliance installed, genimage for the MBR disk (image/rpi/build.sh; README.md "Flash it").

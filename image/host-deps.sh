@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|deb|image|all]
+# Usage: image/host-deps.sh [host|arm|system|deb|image|overlays|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
-#         deb: the Debian package and its checks; image: the SD-card image, image/rpi/)
+#         deb: the Debian package and its checks; image: the SD-card image, image/rpi/;
+#         overlays: the device-tree compiler and the tools that check its output)
 set -euo pipefail
 
 want=${1:-host}
@@ -44,6 +45,11 @@ if [[ $want == deb || $want == all ]]; then
     need[objdump]=binutils                           # dpkg-shlibdeps reads the aarch64 binary's dynamic section
     need[file]=file
     need[lintian]=lintian                            # image/deb/check.sh: Debian policy checks on the .deb
+fi
+if [[ $want == overlays || $want == all ]]; then
+    need[dtc]=device-tree-compiler                   # compiles the overlays (image/overlays/build.sh)
+    need[fdtoverlay]=device-tree-compiler            # applies them to Debian's Pi device trees (check.sh)
+    need[fdtget]=device-tree-compiler                # reads the merged tree back
 fi
 if [[ $want == image || $want == all ]]; then
     need[debootstrap]=debootstrap                    # the trixie arm64 base root (first stage; the second runs in QEMU)
