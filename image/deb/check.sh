@@ -107,6 +107,7 @@ if [[ -x $repo/image/overlays/build.sh ]]; then
             n=$((n + 1))
             expect_file "usr/share/appliance/overlays/$(basename "$dtbo")" -rw-r--r--
         done
+        overlays_built=$work/overlays
         check "image/overlays/build.sh made overlays ($n)" test "$n" -gt 0
         check "the package has no other overlays" test "$(grep -c '/usr/share/appliance/overlays/.*\.dtbo$' "$work/contents")" -eq "$n"
     else
@@ -117,6 +118,12 @@ else
 fi
 
 dpkg-deb -x "$deb" "$work/root"
+if [[ -n ${overlays_built:-} ]]; then
+    for dtbo in "$overlays_built"/*.dtbo; do
+        check "$(basename "$dtbo") is what image/overlays/build.sh makes from this tree" \
+            cmp "$dtbo" "$work/root/usr/share/appliance/overlays/$(basename "$dtbo")"
+    done
+fi
 # md5sums (dpkg --verify) match the files.
 check "DEBIAN/md5sums matches every file" bash -c "cd '$work/root' && md5sum --quiet -c '$work/control/md5sums'"
 check "DEBIAN/md5sums lists every regular file" test "$(wc -l < "$work/control/md5sums")" -eq "$(find "$work/root" -type f | wc -l)"
