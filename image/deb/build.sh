@@ -24,7 +24,7 @@ set -euo pipefail
 readonly BASE_VERSION=0.15.0    # bump by hand for a release; the +git part counts commits on top of it
 readonly SUITE=trixie ARCH=arm64 MULTIARCH=aarch64-linux-gnu
 readonly MAINTAINER="Appliance maintainers <maintainers@users.noreply.a-seed-d0664df7.example>"
-readonly LIBS_LAYOUT=1          # bump when the way the library cache is made changes
+readonly LIBS_LAYOUT=2          # bump when the way the library cache is made changes
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 here=$repo/image/deb
@@ -101,6 +101,7 @@ APT::Architecture "$ARCH";
 APT::Architectures { "$ARCH"; };
 Acquire::Languages "none";
 Debug::NoLocking "true";
+Dir::Cache::srcpkgcache "";
 EOF
     apt_arm64 apt-get -q update > "$cache/apt-update.log" 2>&1 \
         || die "apt-get update for $SUITE $ARCH failed (log: $cache/apt-update.log): is $mirror reachable?"
