@@ -49,6 +49,15 @@ check "the package is not installed yet" test -z "$(dpkg-query -W -f='${Status}'
 check "version N+1 ($(version_of "$deb_next")) sorts after N ($(version_of "$deb_n"))" \
     dpkg --compare-versions "$(version_of "$deb_next")" gt "$(version_of "$deb_n")"
 
+# The file system's paths (not contents), as piuparts compares them before install and after purge; what the
+# kernel, runtime and logs make is left out.
+snapshot() {
+    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/tmp \
+        -o -path /var/log -o -path /var/cache -o -path /var/lib/dpkg -o -path /root \) -prune -o -print \
+        | LC_ALL=C sort
+}
+before_install=$(snapshot)
+
 installed_checks() {   # VERSION
     check "dpkg: appliance $1 installed (ii)" test "$(status_of)" = "ii |$1"
     # (a conffile the admin changed is reported as changed, flagged "c": that one is expected)
@@ -143,6 +152,21 @@ if run_dpkg -P appliance; then
     check "media are kept (user data)" test -f "$state/media/track.flac"
     check "no appliance-*.dtbo left in /boot/firmware/overlays" test -z "$(ls /boot/firmware/overlays/appliance-*.dtbo 2>/dev/null)"
     check "the user stays (Debian practice: files may still be owned by it)" getent passwd appliance
+    # What is left that was not there before the install: only the kept user data, the user's shadow backups
+    # (/etc/passwd- and friends: the user stays), and the empty directories systemd's enablement and
+    # deb-systemd-helper create (piuparts ignores those too).
+    # (files, not <(...): the runner's /dev has no /dev/fd)
+    echo "$before_install" > /tmp/guest-deb-before
+    snapshot > /tmp/guest-deb-after
+    new_paths=$(comm -13 /tmp/guest-deb-before /tmp/guest-deb-after)
+    echo "        new since before the install: $(echo $new_paths)"
+    leftovers=$(echo "$new_paths" | grep -vxE \
+        '/var/lib/appliance(/recordings(/take-1\.wav)?|/media(/track\.flac)?)?|/etc/(passwd|group|shadow|gshadow)-|/etc/systemd/system/multi-user\.target\.wants|/var/lib/systemd/deb-systemd-helper-(enabled|masked)(/multi-user\.target\.wants)?|/var/lib/systemd' || true)
+    if [[ -z $leftovers ]]; then
+        pass "after purge nothing is left but the user's data and the user (file list before install vs now)"
+    else
+        fail "after purge these are left: $(echo $leftovers)"
+    fi
 fi
 
 echo
