@@ -166,6 +166,7 @@ chrpath -d "$stage/usr/bin/appliance" >/dev/null
 install -D -m 0644 "$repo/image/service/appliance.service" "$stage/usr/lib/systemd/system/appliance.service"
 install -D -m 0644 "$repo/image/service/appliance.sysusers.conf" "$stage/usr/lib/sysusers.d/appliance.conf"
 install -D -m 0644 "$files/appliance.rules" "$stage/usr/lib/udev/rules.d/60-appliance.rules"
+install -D -m 0644 "$files/modules-load.conf" "$stage/usr/lib/modules-load.d/appliance.conf"
 install -D -m 0644 "$files/default" "$stage/etc/default/appliance"
 # Board files: every real board. simulated.yaml is built into the binary (SimulatedBoard.swift) and names no hardware.
 mkdir -p "$stage/usr/share/appliance/board-configs"

@@ -87,6 +87,7 @@ expect_file usr/lib/systemd/system/appliance.service -rw-r--r--
 expect_file usr/lib/sysusers.d/appliance.conf -rw-r--r--
 expect_file etc/default/appliance -rw-r--r--
 expect_file usr/lib/udev/rules.d/60-appliance.rules -rw-r--r--
+expect_file usr/lib/modules-load.d/appliance.conf -rw-r--r--
 # Debian policy 12.5 and 12.7: copyright, and a non-native package's changelog.Debian.gz.
 expect_file usr/share/doc/appliance/copyright -rw-r--r--
 expect_file usr/share/doc/appliance/changelog.Debian.gz -rw-r--r--
@@ -138,6 +139,9 @@ for var in $(grep '^ExecStart=' "$work/root/usr/lib/systemd/system/appliance.ser
     check "$var, used by ExecStart, is set in it" grep -q "^$var=" "$work/root/etc/default/appliance"
 done
 check "it is commented (what each setting means)" test "$(grep -c '^#' "$work/root/etc/default/appliance")" -ge 4
+
+# modules-load.d(5): one module name per line; i2c-dev makes /dev/i2c-N (Documentation/i2c/dev-interface.rst).
+check "modules-load.d loads i2c-dev" grep -qx i2c-dev "$work/root/usr/lib/modules-load.d/appliance.conf"
 
 # ---- the binary ----------------------------------------------------------------------------------------------------
 echo "binary:"

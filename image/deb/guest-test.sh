@@ -128,6 +128,7 @@ step "remove"
 if run_dpkg -r appliance; then
     check "dpkg: config-files only (rc)" test "$(status_of | cut -d'|' -f1)" = "rc "
     for path in /usr/bin/appliance /usr/lib/systemd/system/$unit /usr/lib/sysusers.d/appliance.conf \
+                /usr/lib/modules-load.d/appliance.conf \
                 /usr/lib/udev/rules.d/60-appliance.rules /usr/share/appliance /usr/share/doc/appliance; do
         check "$path is gone" test ! -e "$path"
     done
