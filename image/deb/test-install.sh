@@ -3,6 +3,8 @@
 # under qemu-system-aarch64 -M virt (`make test-deb-install`): image/deb/guest-test.sh runs there and checks each step.
 #
 # Usage: image/deb/test-install.sh
+# Environment: APPLIANCE_DEB_BASE_ROOT=FILE uses that configured root (ext4 image) as it is, instead of asking
+#              image/rpi/base.sh for its cached one (guest.sh's GUEST_BASE_DIR then names its kernel's directory).
 #
 # Why this way: this host has no binfmt_misc, so arm64 maintainer scripts cannot run under qemu-user in a chroot.
 # Part C's image build already has what is needed: a configured trixie arm64 base root (image/rpi/base.sh, cached)
@@ -38,8 +40,13 @@ deb_next=$out/next/appliance_${version_next}_arm64.deb
 [[ -f $deb_next ]] || die "no $deb_next after the build (log: $out/build-next.log)"
 
 # ---- the guest ----------------------------------------------------------------------------------------------------
-"$repo/image/rpi/base.sh" || die "image/rpi/base.sh could not make the arm64 base root"
-[[ -f $base_root ]] || die "no base root at $base_root after image/rpi/base.sh"
+if [[ -n ${APPLIANCE_DEB_BASE_ROOT:-} ]]; then
+    base_root=$APPLIANCE_DEB_BASE_ROOT
+    [[ -f $base_root ]] || die "no root image at APPLIANCE_DEB_BASE_ROOT=$base_root"
+else
+    "$repo/image/rpi/base.sh" || die "image/rpi/base.sh could not make the arm64 base root"
+    [[ -f $base_root ]] || die "no base root at $base_root after image/rpi/base.sh"
+fi
 # guest.sh runs its script with /bin/sh in the directory holding the files: hand over to bash there.
 cat > "$out/run.sh" <<EOF
 exec bash ./guest-test.sh ./$(basename "$deb_n") ./$(basename "$deb_next")
