@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system image image-raw overlays check-overlays bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays bench clean help
 
 all: build
 
@@ -15,7 +15,10 @@ help:
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
-	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "               against simulated GPIO, I2C and ALSA kernel drivers, then 'appliance run' on a board"
+	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/)"
+	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
+	@echo "               and installs, upgrades, removes and purges it in a trixie arm64 guest"
 	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
 	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
 	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
@@ -66,6 +69,19 @@ test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
 
+# The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary, with
+# the overlays image/overlays/build.sh compiles (it renders them with the host's debug build: deps).
+deb: arm deps
+	@image/host-deps.sh deb
+	@image/host-deps.sh overlays
+	@image/deb/build.sh
+
+# lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64), then install,
+# upgrade, remove and purge in a trixie arm64 root under qemu-system-aarch64 -M virt (part C's base root and runner).
+test-deb: deb
+	@image/deb/check.sh
+	@image/deb/test-install.sh
+
 # The device-tree overlays, generated from the board files (image/overlays/build.sh); check-overlays applies them
 # to Debian's Pi device trees (needs the test-system cache).
 overlays:
@@ -80,12 +96,12 @@ check-overlays: overlays
 BOARD ?= waveshare-wm8960
 export BOARD
 
-image: arm
+image: deb
 	@image/host-deps.sh image
 	@image/host-deps.sh overlays
 	@image/rpi/build.sh release
 
-image-raw: arm
+image-raw: deb
 	@image/host-deps.sh image
 	@image/host-deps.sh overlays
 	@image/rpi/build.sh raw
