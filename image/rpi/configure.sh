@@ -56,8 +56,11 @@ rm -f /var/lib/dbus/machine-id
 # the drivers would only log their missing firmware on the console line.
 printf '%s\n' '# The appliance image has no network (image/rpi/configure.sh).' 'blacklist brcmfmac' 'blacklist hci_uart' \
     > /etc/modprobe.d/appliance.conf
-# /dev/i2c-1 for the codec's control port: i2c-dev is a module in Debian's kernel and nothing else loads it.
-echo i2c-dev > /etc/modules-load.d/appliance-i2c.conf
+# /dev/i2c-1 for the codec's control port: i2c-dev is a module in Debian's kernel; unless the package loads it
+# (modules-load.d), the image does.
+if ! grep -qsx 'i2c[-_]dev' /usr/lib/modules-load.d/* /etc/modules-load.d/*; then
+    echo i2c-dev > /etc/modules-load.d/appliance-i2c.conf
+fi
 # The gpio group the service is in (sysusers) owns nothing on Debian (gpiod ships no udev rule; i2c-tools does
 # for /dev/i2c-*): unless the package brings one, the GPIO character devices go to that group here.
 if ! grep -qs 'gpiochip' /usr/lib/udev/rules.d/* /etc/udev/rules.d/*; then
