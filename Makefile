@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system test-image bench clean help
 
 all: build
 
@@ -16,6 +16,8 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
+	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -35,8 +37,8 @@ run: build
 
 # Host tests, the command-line tests against the host's release build, then the release binaries for the board
 # (checked to be aarch64 and to start under qemu), then the same tests on aarch64, then the aarch64 binary against
-# real kernel drivers in a QEMU guest.
-test: test-host test-release arm test-arm test-system
+# real kernel drivers in a QEMU guest, then the SD-card image booted under QEMU's raspi3b (test-image).
+test: test-host test-release arm test-arm test-system test-image
 
 test-host: deps
 	$(SWIFT) build --build-tests
@@ -61,6 +63,11 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+
+# The image boots on a Pi 3 as QEMU models it: the overlays' and the package's checks, then the boot smoke test.
+test-image: arm
+	@image/host-deps.sh boot
+	@image/rpi/test-image.sh
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

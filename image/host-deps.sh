@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|all]
+# Usage: image/host-deps.sh [host|arm|system|boot|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig)
+#        boot: the raspi3b boot smoke test of the SD-card image (image/rpi/boot-test.sh)
 set -euo pipefail
 
 want=${1:-host}
@@ -35,6 +36,15 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
     need[python3]=python3                            # compares captured audio on the host
     need[cpio]=cpio                                  # packs the initramfs
+fi
+if [[ $want == boot || $want == all ]]; then
+    need[qemu-system-aarch64]=qemu-system-arm        # -M raspi3b boots the image
+    need[sfdisk]=fdisk                               # reads the image's partition table (--json)
+    need[mcopy]=mtools                               # reads and edits the boot partition inside the image file
+    need[mdir]=mtools
+    need[fdtoverlay]=device-tree-compiler            # applies config.txt's overlays as the firmware would
+    need[fdtput]=device-tree-compiler                # the test-only change to its copy of the device tree
+    need[python3]=python3                            # drives the two serial consoles
 fi
 
 missing=()
