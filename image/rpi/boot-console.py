@@ -132,7 +132,8 @@ class Guest:
         # The markers are made by the shell's arithmetic, so the terminal's echo of the typed line never matches.
         # The empty echo ends output that has no final newline, so the end marker always starts a line.
         self.uart0.send(f"echo @@B$(({n}))@@; {{ {command} ; }} 2>&1; r=$?; echo; echo \"@@E$(({n}))@@ $r\"\n")
-        m = self.wait_for(self.uart0, rf"^@@E{n}@@ (\d+)$", time.monotonic() + timeout, start)
+        # Not anchored at the line's start: bash's readline may put an escape sequence (bracketed paste) first.
+        m = self.wait_for(self.uart0, rf"@@E{n}@@ (\d+)$", time.monotonic() + timeout, start)
         text = self.uart0.text[start:]
         if not m:
             return None, text
@@ -180,7 +181,7 @@ def run_checks(guest, args, report):
     shell_ok = True
 
     # 1. The debug shell answers (the second channel). `echo` with arithmetic: only a live shell prints 42.
-    m = guest.wait_for(guest.uart0, r"^DEBUG-SHELL-42$", deadline, poke="echo DEBUG-SHELL-$((40+2))\n", every=5)
+    m = guest.wait_for(guest.uart0, r"DEBUG-SHELL-42$", deadline, poke="echo DEBUG-SHELL-$((40+2))\n", every=5)
     if not report.check(m is not None, "the test's debug shell answers on uart0 (ttyAMA0)",
                         f"nothing within {args.timeout} s"):
         shell_ok = False
