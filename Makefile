@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system test-image bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system image image-raw test-image bench clean help
 
 all: build
 
@@ -16,6 +16,9 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
+	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
+	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
 	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
 	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
@@ -63,6 +66,19 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+
+# The SD-card image: Debian trixie arm64 configured inside a QEMU guest (no binfmt_misc, no loop devices), the
+# appliance installed, genimage for the MBR disk (image/rpi/build.sh; README.md "Flash it").
+BOARD ?= waveshare-wm8960
+export BOARD
+
+image: arm
+	@image/host-deps.sh image
+	@image/rpi/build.sh release
+
+image-raw: arm
+	@image/host-deps.sh image
+	@image/rpi/build.sh raw
 
 # The image boots on a Pi 3 as QEMU models it: the overlays' and the package's checks, then the boot smoke test.
 test-image: arm

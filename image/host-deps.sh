@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|boot|all]
-#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig)
-#        boot: the raspi3b boot smoke test of the SD-card image (image/rpi/boot-test.sh)
+# Usage: image/host-deps.sh [host|arm|system|image|boot|all]
+#        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
+#         image: the SD-card image, image/rpi/; boot: the raspi3b boot smoke test, image/rpi/boot-test.sh)
 set -euo pipefail
 
 want=${1:-host}
@@ -36,6 +36,19 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
     need[python3]=python3                            # compares captured audio on the host
     need[cpio]=cpio                                  # packs the initramfs
+fi
+if [[ $want == image || $want == all ]]; then
+    need[debootstrap]=debootstrap                    # the trixie arm64 base root (first stage; the second runs in QEMU)
+    need[qemu-system-aarch64]=qemu-system-arm        # the configuration pass and the runner (image/rpi/guest.sh)
+    need[mke2fs]=e2fsprogs                           # ext4 images from directories (mke2fs -d), debugfs, resize2fs
+    need[genimage]=genimage                          # the MBR image from partition images, without loop devices
+    need[mcopy]=mtools                               # genimage's vfat writer
+    need[mkfs.vfat]=dosfstools                       # genimage's vfat formatter
+    need[bmaptool]=bmap-tools                        # the block map of the image
+    need[sfdisk]=fdisk                               # reads the partition table back (checks)
+    need[xz]=xz-utils                                # the compressed image
+    need[python3]=python3                            # orders the initramfs modules
+    need[cpio]=cpio                                  # packs the runner's initramfs
 fi
 if [[ $want == boot || $want == all ]]; then
     need[qemu-system-aarch64]=qemu-system-arm        # -M raspi3b boots the image

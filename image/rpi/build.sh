@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# `make image`: the Raspberry Pi SD-card image (Pi 3, 4, Zero 2 W; Debian trixie arm64) with the appliance.
+#
+# Usage: image/rpi/build.sh [raw|release]     (raw: only .build-image/appliance-<board>.img; release, the default
+#                                              for `make image`: also the .img.xz, its .bmap, size and sha256)
+# Environment: BOARD (default waveshare-wm8960): the board named in appliance.txt (dtoverlay=appliance-<board>);
+#              DISK_ID (8 hex digits, default random): the MBR disk signature, hence the PARTUUIDs <id>-01..04.
+#
+# Steps, and why this way:
+# 1. the configured base root (image/rpi/base.sh, cached): Debian's maintainer scripts ran in a QEMU guest, since
+#    this host has no binfmt_misc;
+# 2. a copy of it gets the appliance package (.build-deb/appliance_*_arm64.deb from `make deb`; until that exists,
+#    a staged tree from .build-arm/bin/appliance-static and image/service/) and the image's configuration
+#    (image/rpi/configure.sh), inside the guest again (image/rpi/guest.sh), so dpkg, systemctl and raspi-firmware's
+#    own hook do the work: the boot files (config.txt, cmdline.txt, kernel, initrd, device trees, GPU firmware) come
+#    out of /boot/firmware as raspi-firmware writes them, exactly as a kernel upgrade on the board would;
+# 3. the root shrunk to its partition (resize2fs on the file), the data file system made with mke2fs -d, the boot
+#    partition and the MBR disk made by genimage (mtools for FAT, no loop device, no mount, no root needed by it);
+# 4. the partition table read back with sfdisk --dump and checked against the layout below.
+#
+# Layout (MBR: the Pi 3's boot ROM reads only MBR; the firmware loads from the first FAT partition):
+#   p1 boot   FAT32 (type 0x0c, LBA), bootable flag, /boot/firmware     BOOT_SIZE
+#   p2 root A ext4 (0x83), mounted read-only                            ROOT_SIZE
+#   p3 root B ext4-sized empty (0x83), for A/B updates later           ROOT_SIZE
+#   p4 data   ext4 (0x83), journaled, /var/lib/appliance                DATA_SIZE
+# Every partition starts on a 4 MiB boundary (SD cards' erase blocks are 4 MiB or divide it: SD Physical Layer
+# spec, allocation unit sizes up to 4 MB for SDHC), so no partition straddles an erase block it shares with another.
+set -euo pipefail
+
+readonly BOOT_SIZE_MIB=256   # kernel (~10 MB) + initrd (~35 MB) + firmware (~20 MB) + dtbs, twice during an upgrade
+readonly ROOT_SIZE_MIB=896   # the root with the appliance (~600 MB) and room for upgrades
+readonly DATA_SIZE_MIB=256   # first settings and recordings; grows to the card on first boot is NOT done yet
+readonly ALIGN_MIB=4
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=$repo/.build-image
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/appliance/image
+mode=${1:-release}
+board=${BOARD:-waveshare-wm8960}
+
+say()   { printf '\033[1mimage:\033[0m %s\n' "$*" >&2; }
+die()   { printf 'image: error: %s\n' "$*" >&2; exit 1; }
+stage() { printf '\n\033[1m== image: %s\033[0m\n' "$*" >&2; }
+
+[[ $mode == raw || $mode == release ]] || die "unknown mode '$mode' (raw, release)"
+[[ $(id -u) -eq 0 ]] || die "must run as root (the root file system's owners and device nodes); try: sudo $0"
+for tool in genimage mcopy mkfs.vfat mke2fs e2fsck resize2fs debugfs sfdisk qemu-system-aarch64; do
+    command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"
+done
+if [[ $mode == release ]]; then
+    for tool in xz bmaptool; do command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"; done
+fi
+
+# The boards: every board file but the simulated one (each gets an overlay, appliance-<name>.dtbo, from part A).
+boards=()
+for f in "$repo"/board-configs/*.yaml; do
+    name=$(basename "$f" .yaml)
+    [[ $name == simulated ]] || boards+=("$name")
+done
+printf '%s\n' "${boards[@]}" | grep -qx "$board" || die "unknown BOARD '$board'; boards: ${boards[*]}"
+
+disk_id=${DISK_ID:-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')}
+[[ $disk_id =~ ^[0-9a-f]{8}$ ]] || die "DISK_ID must be 8 lower-case hex digits, not '$disk_id'"
+
+started=$SECONDS
+mkdir -p "$out"
+"$here/base.sh"
+
+work=$out/work
+rm -rf "$work"; mkdir -p "$work"/{files,boot,genimage-tmp,rootpath}
+
+stage "1/5 the appliance package"
+deb=$(ls "$repo"/.build-deb/appliance_*_arm64.deb 2>/dev/null | sort -V | tail -1 || true)
+if [[ -n $deb ]]; then
+    say "package $(basename "$deb")"
+    cp "$deb" "$work/files/"
+else
+    # Until `make deb` lands: the files the package will install (the contract in the issue's brief), staged.
+    binary=$repo/.build-arm/bin/appliance-static
+    [[ -f $binary ]] || die "no .build-deb/appliance_*_arm64.deb and no $binary: run 'make deb' (or 'make arm')"
+    say "no .build-deb/appliance_*_arm64.deb: staging $(basename "$binary") and image/service/ instead"
+    staged=$work/staged
+    install -D -m 755 "$binary" "$staged/usr/bin/appliance"
+    install -D -m 644 "$repo/image/service/appliance.sysusers.conf" "$staged/usr/lib/sysusers.d/appliance.conf"
+    # The unit as the package will have it: its options from /etc/default/appliance.
+    install -d "$staged/usr/lib/systemd/system"
+    sed -e '/^ExecStart=/i EnvironmentFile=/etc/default/appliance' \
+        -e 's|^ExecStart=.*|ExecStart=/usr/bin/appliance run --board ${APPLIANCE_BOARD} --console ${APPLIANCE_CONSOLE} --baud ${APPLIANCE_BAUD} $APPLIANCE_OPTIONS|' \
+        "$repo/image/service/appliance.service" > "$staged/usr/lib/systemd/system/appliance.service"
+    install -d "$staged/usr/share/appliance/board-configs"
+    cp "$repo"/board-configs/*.yaml "$staged/usr/share/appliance/board-configs/"
+    install -d "$staged/etc/default"
+    printf '%s\n' "# The appliance service's options (read by appliance.service)." "APPLIANCE_BOARD=auto" \
+        "APPLIANCE_CONSOLE=/dev/ttyS1" "APPLIANCE_BAUD=115200" "APPLIANCE_OPTIONS=" > "$staged/etc/default/appliance"
+    tar -C "$staged" -cf "$work/files/appliance-staged.tar" .
+fi
+
+stage "2/5 installing it in a copy of the base root and configuring the image (in the guest)"
+cp --sparse=always "$cache/base/root.ext4" "$work/root.ext4"
+cat > "$work/files/params" <<EOF
+DISK_ID=$disk_id
+BOARD=$board
+EOF
+cp "$here/configure.sh" "$work/configure.sh"
+"$here/guest.sh" --log "$out/configure.log" --out "$work/out" --timeout 1800 "$work/root.ext4" "$work/configure.sh" \
+    "$work"/files/* || die "installing and configuring in the guest failed (log: $out/configure.log)"
+[[ -f $work/out/boot/config.txt && -f $work/out/boot/cmdline.txt ]] \
+    || die "raspi-firmware's hook wrote no config.txt/cmdline.txt (log: $out/configure.log)"
+
+stage "3/5 file systems: root ${ROOT_SIZE_MIB} MiB, data ${DATA_SIZE_MIB} MiB, boot ${BOOT_SIZE_MIB} MiB"
+e2fsck -fy "$work/root.ext4" > "$work/e2fsck.log" 2>&1 || [[ $? -le 1 ]] || die "e2fsck: errors in the root (log: $work/e2fsck.log)"
+resize2fs "$work/root.ext4" "${ROOT_SIZE_MIB}M" > "$work/resize2fs.log" 2>&1 \
+    || die "the root does not fit in ${ROOT_SIZE_MIB} MiB (log: $work/resize2fs.log)"
+tune2fs -L rootA "$work/root.ext4" > /dev/null
+used=$(dumpe2fs -h "$work/root.ext4" 2>/dev/null | awk -F: '/^Block count/{b=$2} /^Free blocks/{f=$2} /^Block size/{s=$2} END{printf "%d", (b-f)*s/1048576}')
+say "root: ${used} MiB used of ${ROOT_SIZE_MIB} MiB"
+# The data partition: journaled ext4 (the default data=ordered journal: after a power cut, files hold no stale
+# blocks and the file system needs no long fsck). Empty but for the service's state directory's subdirectories,
+# which the service (StateDirectory=appliance) owns and fills.
+mkdir -p "$work/data"
+mke2fs -q -t ext4 -L data -E root_owner=0:0 -d "$work/data" "$work/data.ext4" "${DATA_SIZE_MIB}M" \
+    || die "mke2fs failed for the data partition"
+# The boot partition's files: raspi-firmware's, the board choice, the overlays (part A).
+cp -a "$work/out/boot/." "$work/boot/"
+mkdir -p "$work/boot/overlays"
+if [[ -x $repo/image/overlays/build.sh ]]; then
+    "$repo/image/overlays/build.sh" "$work/boot/overlays" || die "image/overlays/build.sh failed"
+    [[ -f $work/boot/overlays/appliance-$board.dtbo ]] || die "no overlays/appliance-$board.dtbo from image/overlays/build.sh"
+    say "overlays: $(cd "$work/boot/overlays" && ls appliance-*.dtbo | tr '\n' ' ')"
+else
+    say "no image/overlays/build.sh yet (part A): overlays/ holds only raspi-firmware's"
+fi
+{
+    echo "# The appliance's board: the one dtoverlay= line below both loads the HAT's device-tree overlay (the"
+    echo "# firmware reads this file through 'include appliance.txt' in config.txt) and names the board for"
+    echo "# 'appliance run --board auto'. To change the board, replace the name after 'appliance-' with one of:"
+    for b in "${boards[@]}"; do
+        printf '#   %-22s %s\n' "$b" "$(sed -n 's/^description: *//p' "$repo/board-configs/$b.yaml")"
+    done
+    echo "# (with no dtoverlay=appliance-... line, the HAT's EEPROM decides, if it has one)."
+    echo "dtoverlay=appliance-$board"
+} > "$work/boot/appliance.txt"
+
+stage "4/5 the disk image (genimage, MBR, disk id 0x$disk_id)"
+boot_files=""
+for f in "$work"/boot/*; do boot_files+="\"$f\", "; done
+cat > "$work/genimage.cfg" <<EOF
+image boot.vfat {
+    vfat {
+        label = "BOOT"
+        extraargs = "-F 32"
+        files = { ${boot_files%, } }
+    }
+    size = ${BOOT_SIZE_MIB}M
+}
+image appliance-$board.img {
+    hdimage {
+        partition-table-type = "mbr"
+        disk-signature = 0x$disk_id
+        align = ${ALIGN_MIB}M
+    }
+    partition boot {
+        partition-type = 0x0C
+        bootable = true
+        image = "boot.vfat"
+    }
+    partition rootA {
+        partition-type = 0x83
+        image = "$work/root.ext4"
+        size = ${ROOT_SIZE_MIB}M
+    }
+    partition rootB {
+        partition-type = 0x83
+        size = ${ROOT_SIZE_MIB}M
+    }
+    partition data {
+        partition-type = 0x83
+        image = "$work/data.ext4"
+        size = ${DATA_SIZE_MIB}M
+    }
+}
+EOF
+img=$out/appliance-$board.img
+rm -f "$img"
+genimage --config "$work/genimage.cfg" --rootpath "$work/rootpath" --tmppath "$work/genimage-tmp" \
+    --inputpath "$work" --outputpath "$work" > "$work/genimage.log" 2>&1 \
+    || { tail -n 20 "$work/genimage.log" >&2; die "genimage failed (log: $work/genimage.log)"; }
+mv "$work/appliance-$board.img" "$img"
+
+stage "5/5 checking the partition table (sfdisk --dump)"
+"$here/check-layout.sh" "$img" "$disk_id" "$BOOT_SIZE_MIB" "$ROOT_SIZE_MIB" "$DATA_SIZE_MIB" "$ALIGN_MIB" \
+    || die "the partition table of $img is not the layout (see above)"
+say "raw image: $img ($(du -h --apparent-size "$img" | cut -f1), $(du -h "$img" | cut -f1) allocated)"
+
+if [[ $mode == release ]]; then
+    stage "compressing (xz -T0) and the block map (bmaptool create)"
+    # The block map first, from the sparse raw file: it lists only the blocks that hold data, so bmaptool copy
+    # writes ~1 GB, not the card's whole 2 GB.
+    bmaptool create -o "$img.bmap" "$img" || die "bmaptool create failed"
+    # xz rather than zstd: Raspberry Pi Imager and bmaptool both read .xz (bmaptool also .zst, Imager does not
+    # take .zst for a custom image on every release), and xz -T0 is the smaller of the two at equal patience.
+    xz -T0 -6 -k -f -v "$img" 2>&1 | tr '\r' '\n' | grep --line-buffered -E '%' | awk 'NR % 20 == 1' >&2 || true
+    [[ -f $img.xz ]] || die "xz failed"
+    size=$(stat -c %s "$img.xz")
+    sha=$(sha256sum "$img.xz" | cut -d' ' -f1)
+    printf '%s  %s\n' "$sha" "$(basename "$img.xz")" > "$img.xz.sha256"
+    stage "image ready in $((SECONDS - started)) s"
+    echo "  $img.xz  $((size / 1048576)) MiB ($size bytes)"
+    echo "  sha256 $sha"
+    echo "  $img.bmap"
+    echo "  flash: bmaptool copy $img.xz /dev/sdX   (README.md, 'Flash it')"
+else
+    stage "raw image ready in $((SECONDS - started)) s: $img"
+fi
