@@ -189,18 +189,25 @@ def run_checks(guest, args, report):
         report.info(f"debug shell up {guest.elapsed():.0f} s after QEMU started")
         guest.shell("stty -echo; PS1=''", 10)   # no echo of typed commands, no prompts: a cleaner log
 
-    # 2. The service reaches `active` (Type=notify: READY=1 once the board is up and the console answers).
+    # 2. The service reaches `active` (Type=notify: READY=1 once the board is up and the console answers). Waited
+    #    for until it is active or failed, or the boot is over (is-system-running past `starting`) with the
+    #    service still inactive (never started: not enabled, a condition false) or its unit not found.
     state = ""
     if shell_ok:
         while time.monotonic() < deadline:
-            rc, out = guest.shell("systemctl is-active appliance.service", 20)
-            state = (out or "").strip().splitlines()[-1] if out and out.strip() else ""
-            # systemctl(1) is-active states: wait through the transitional ones (and `inactive`: a queued start).
-            if state not in ("inactive", "activating", "deactivating", "reloading", "refreshing"):
+            rc, out = guest.shell("systemctl show -P LoadState appliance.service; "
+                                  "systemctl show -P ActiveState appliance.service; systemctl is-system-running", 20)
+            words = (out or "").split()
+            load, state, system = (words + ["", "", ""])[:3] if len(words) >= 3 else ("", "", "")
+            # systemctl(1): ActiveState active/failed are final; is-system-running says initializing/starting
+            # while the boot's jobs run.
+            if state in ("active", "failed") or load == "not-found":
+                break
+            if state == "inactive" and system not in ("initializing", "starting", ""):
                 break
             guest.pump(2)
-        report.check(state == "active", "appliance.service is active (systemctl is-active)",
-                     f"state '{state or 'unknown'}'")
+        why = f"unit {load}" if load == "not-found" else f"state '{state or 'unknown'}' (system {system or '?'})"
+        report.check(state == "active", "appliance.service is active (systemctl is-active)", why)
         if state == "active":
             report.info(f"appliance.service active {guest.elapsed():.0f} s after QEMU started")
 
