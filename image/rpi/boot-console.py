@@ -192,13 +192,13 @@ def run_checks(guest, args, report):
     # 2. The service reaches `active` (Type=notify: READY=1 once the board is up and the console answers). Waited
     #    for until it is active or failed, or the boot is over (is-system-running past `starting`) with the
     #    service still inactive (never started: not enabled, a condition false) or its unit not found.
-    state = ""
+    load = state = system = ""
     if shell_ok:
         while time.monotonic() < deadline:
             rc, out = guest.shell("systemctl show -P LoadState appliance.service; "
                                   "systemctl show -P ActiveState appliance.service; systemctl is-system-running", 20)
             words = (out or "").split()
-            load, state, system = (words + ["", "", ""])[:3] if len(words) >= 3 else ("", "", "")
+            load, state, system = (words + ["", "", ""])[:3]
             # systemctl(1): ActiveState active/failed are final; is-system-running says initializing/starting
             # while the boot's jobs run.
             if state in ("active", "failed") or load == "not-found":
