@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system image image-raw test-image bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system image image-raw overlays check-overlays test-image bench clean help
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
 	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
 	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
+	@echo "make overlays  compile the device-tree overlays (appliance-BOARD.dtbo) into .build-overlays/"
 	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
 	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
@@ -66,6 +67,15 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+
+# The device-tree overlays, generated from the board files (image/overlays/build.sh); check-overlays applies them
+# to Debian's Pi device trees (needs the test-system cache).
+overlays:
+	@image/host-deps.sh overlays
+	@image/overlays/build.sh .build-overlays
+
+check-overlays: overlays
+	@image/overlays/check.sh .build-overlays
 
 # The SD-card image: Debian trixie arm64 configured inside a QEMU guest (no binfmt_misc, no loop devices), the
 # appliance installed, genimage for the MBR disk (image/rpi/build.sh; README.md "Flash it").

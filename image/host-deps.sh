@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|image|boot|all]
+# Usage: image/host-deps.sh [host|arm|system|image|overlays|boot|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
-#         image: the SD-card image, image/rpi/; boot: the raspi3b boot smoke test, image/rpi/boot-test.sh)
+#         image: the SD-card image, image/rpi/; overlays: the device-tree compiler and the tools that check its output;
+#         boot: the raspi3b boot smoke test, image/rpi/boot-test.sh)
 set -euo pipefail
 
 want=${1:-host}
@@ -36,6 +37,11 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
     need[python3]=python3                            # compares captured audio on the host
     need[cpio]=cpio                                  # packs the initramfs
+fi
+if [[ $want == overlays || $want == all ]]; then
+    need[dtc]=device-tree-compiler                   # compiles the overlays (image/overlays/build.sh)
+    need[fdtoverlay]=device-tree-compiler            # applies them to Debian's Pi device trees (check.sh)
+    need[fdtget]=device-tree-compiler                # reads the merged tree back
 fi
 if [[ $want == image || $want == all ]]; then
     need[debootstrap]=debootstrap                    # the trixie arm64 base root (first stage; the second runs in QEMU)

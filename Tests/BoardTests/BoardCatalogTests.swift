@@ -54,7 +54,7 @@ struct BoardCatalogTests {
         try write("Raspberry Pi DAC Plus\0", to: root + "/proc/device-tree/hat/product")
         let board = BoardCatalog(directories: [RepositoryFiles.boardConfigs]).detect(using: HATDetector(root: root))
         #expect(board?.name == "rpi-dacplus")
-        #expect(board?.codec.chip == .pcm5122 && board?.pcm.playback == "hw:CARD=DAC,DEV=0")
+        #expect(board?.codec.chip == .pcm5122 && board?.pcm.playback == "hw:CARD=appliance,DEV=0")
     }
 
     @Test func listsFilesThenTheBuiltInBoardAndFindsByNameOrPath() throws {

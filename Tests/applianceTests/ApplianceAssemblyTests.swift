@@ -59,6 +59,12 @@ import Testing
 
     /// The record LED follows the take. The simulated board names no "record" LED, so its first GPIO LED,
     /// "status" on GPIO26 active-high (SimulatedBoard's board file), is driven: the pin high while recording.
+    /// The Audio Injector's overlay pins its fixed 12 MHz bit clock's frame at one rate (a device tree has no
+    /// per-rate ratio): the rate the appliance runs at, or its right channel would be read at the wrong bit.
+    @Test func theOverlaysPinTheFrameAtTheRateTheApplianceRuns() {
+        #expect(BoardOverlay.defaultRate == ApplianceAssembly.rate)
+    }
+
     @Test func theRecordLEDLineFollowsRecordAndStop() throws {
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }

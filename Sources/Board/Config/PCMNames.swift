@@ -1,4 +1,4 @@
-/// The ALSA PCM names the board's audio goes through (`hw:CARD=wm8960soundcard,DEV=0`, `default`, or
+/// The ALSA PCM names the board's audio goes through (`hw:CARD=appliance,DEV=0` from the overlay, `default`, or
 /// `simulated` for the simulated board). Capture is absent on DAC-only boards.
 public struct PCMNames: Hashable, Sendable {
     public var playback: String

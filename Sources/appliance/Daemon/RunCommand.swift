@@ -19,8 +19,10 @@ struct RunCommand: ParsableCommand {
             device.
             """)
 
-    @Option(help: "The board: a name from 'appliance board list' or a board file.")
+    @Option(help: "The board: a name from 'appliance board list', a board file, or auto ('appliance board which').")
     var board = "simulated"
+
+    @OptionGroup var choice: BoardCommand.ChoiceOptions
 
     @Option(help: "The console's serial device (e.g. /dev/ttyAMA0); default: stdin/stdout.")
     var console: String?
@@ -75,7 +77,7 @@ struct RunCommand: ParsableCommand {
         let log = ServiceLog()
         let paths = self.paths
         // A board file that is wrong is the user's mistake to mend: said before any directory or lock is taken.
-        let config = try BoardCommand.load(board, boards: boards)
+        let config = try BoardCommand.load(board, boards: boards, where: choice)
         do {
             try paths.createDirectories()
         } catch {
