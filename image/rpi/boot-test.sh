@@ -169,8 +169,15 @@ else
     cp "$work/boot/$(basename "$device_tree")" "$dtb"
 fi
 expect_sound=()
-# The live tree is checked for the generic card only when an applied overlay brought one (the base tree has none).
-grep -qa 'simple-audio-card' "$dtb" && expect_sound=(--expect-sound-node)
+# The generic card an applied overlay brought (the base tree has none): its node and card name, read with fdtget
+# from the merged tree, are what the guest's live tree and ALSA must then show.
+for node in $(fdtget -l "$dtb" / 2>/dev/null); do
+    if [[ $(fdtget "$dtb" "/$node" compatible 2>/dev/null) == simple-audio-card ]]; then
+        expect_sound=(--sound-node "/$node" --sound-name "$(fdtget "$dtb" "/$node" simple-audio-card,name 2>/dev/null || true)")
+        say "the merged tree has the generic card /$node (simple-audio-card,name '${expect_sound[3]}')"
+        break
+    fi
+done
 # Test-only: uart0's Bluetooth child makes the PL011 a serdev controller rather than a tty (found by trying).
 fdtput -r "$dtb" /soc/serial@7e201000/bluetooth 2>/dev/null || say "no Bluetooth node under uart0 to remove"
 
