@@ -226,7 +226,9 @@ def run_checks(guest, args, report):
     report.check(m is not None and m.group(1) == "OK", "the appliance console on uart1 (ttyS1, 115200) answers `status` with OK",
                  f"reply: {one_line(reply) or 'nothing'}")
     if m:
-        board = re.search(r"^board: (\S+)", reply, re.M)
+        # The serial console edits lines (libedit): a prompt and an erase-line escape may precede a reply's first line.
+        clean = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", reply)
+        board = re.search(r"^(?:\S+> )?board: (\S+)$", clean, re.M)
         report.check(board is not None and board.group(1) == args.board,
                      f"the console's status names board `{args.board}` (set in appliance.txt on the boot partition)",
                      f"status says: {board.group(0) if board else 'no board line'}")
