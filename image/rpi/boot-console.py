@@ -257,8 +257,8 @@ def run_checks(guest, args, report):
     rc, shell_of = sh("getent passwd appliance | cut -d: -f6,7")
     report.info(f"appliance home:shell = {shell_of}")
 
-    # 6. Mounts. Root: partition 2 by its PARTUUID (sfdisk on the host), read-only (issue 15 "a read-only root").
-    rc, root = sh("findmnt -no SOURCE,FSTYPE,OPTIONS /")
+    # 6. Mounts (findmnt -r: raw, so no column is cut to the terminal's width). Root: partition 2 by its PARTUUID (sfdisk on the host), read-only (issue 15 "a read-only root").
+    rc, root = sh("findmnt -rno SOURCE,FSTYPE,OPTIONS /")
     rc2, root_partuuid = sh("blkid -s PARTUUID -o value \"$(findmnt -no SOURCE /)\"")
     fields = root.split()
     report.check(len(fields) == 3 and root_partuuid == args.root_partuuid,
@@ -270,7 +270,7 @@ def run_checks(guest, args, report):
     report.check("Read-only file system" in out, "a write to / fails with EROFS", f"touch said: '{one_line(out)}'")
 
     # Data: partition 4, ext4 with a journal (survives power loss), mounted read-write at the StateDirectory.
-    rc, data = sh("findmnt -no SOURCE,FSTYPE,OPTIONS /var/lib/appliance")
+    rc, data = sh("findmnt -rno SOURCE,FSTYPE,OPTIONS /var/lib/appliance")
     rc2, data_partuuid = sh("blkid -s PARTUUID -o value \"$(findmnt -no SOURCE /var/lib/appliance)\"")
     fields = data.split()
     report.check(len(fields) == 3 and data_partuuid == args.data_partuuid,
@@ -300,7 +300,7 @@ def run_checks(guest, args, report):
     rc, cards = sh("cat /proc/asound/cards 2>&1")
     report.info(f"/proc/asound/cards: {one_line(cards)}")
     rc, sound = sh("dmesg | grep -iE 'asoc|simple-audio|snd|i2s|sound|wm8960|codec' | tail -n 8")
-    for line in sound.splitlines():
+    for line in sound.splitlines() or ["(no sound lines in dmesg: ASoC is silent when a card probes)"]:
         report.info(f"kernel: {line.strip()}")
     if args.sound_node:
         rc, compat = sh(f"tr '\\0' ' ' < /proc/device-tree{args.sound_node}/compatible")
