@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system image image-raw overlays check-overlays test-image bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
 
 all: build
 
@@ -16,6 +16,8 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers (image/system/)"
+	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
+	@echo "               and installs, upgrades, removes and purges it in a trixie arm64 guest"
 	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
 	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
 	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
@@ -68,6 +70,19 @@ test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
 
+# The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary, with
+# the overlays image/overlays/build.sh compiles (it renders them with the host's debug build: deps).
+deb: arm deps
+	@image/host-deps.sh deb
+	@image/host-deps.sh overlays
+	@image/deb/build.sh
+
+# lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64), then install,
+# upgrade, remove and purge in a trixie arm64 root under qemu-system-aarch64 -M virt (part C's base root and runner).
+test-deb: deb
+	@image/deb/check.sh
+	@image/deb/test-install.sh
+
 # The device-tree overlays, generated from the board files (image/overlays/build.sh); check-overlays applies them
 # to Debian's Pi device trees (needs the test-system cache).
 overlays:
@@ -82,16 +97,17 @@ check-overlays: overlays
 BOARD ?= waveshare-wm8960
 export BOARD
 
-image: arm
+image: deb
 	@image/host-deps.sh image
 	@image/rpi/build.sh release
 
-image-raw: arm
+image-raw: deb
 	@image/host-deps.sh image
 	@image/rpi/build.sh raw
 
-# The image boots on a Pi 3 as QEMU models it: the overlays' and the package's checks, then the boot smoke test.
-test-image: arm
+# The image boots on a Pi 3 as QEMU models it: the overlays' and the package's checks, then the boot smoke test
+# (the package first: the image installs it, and its check reads it).
+test-image: deb
 	@image/host-deps.sh boot
 	@image/rpi/test-image.sh
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|image|overlays|boot|all]
+# Usage: image/host-deps.sh [host|arm|system|deb|image|overlays|boot|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
-#         image: the SD-card image, image/rpi/; overlays: the device-tree compiler and the tools that check its output;
+#         deb: the Debian package and its checks; image: the SD-card image, image/rpi/;
+#         overlays: the device-tree compiler and the tools that check its output;
 #         boot: the raspi3b boot smoke test, image/rpi/boot-test.sh)
 set -euo pipefail
 
@@ -37,6 +38,14 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
     need[python3]=python3                            # compares captured audio on the host
     need[cpio]=cpio                                  # packs the initramfs
+fi
+if [[ $want == deb || $want == all ]]; then
+    need[dpkg-deb]=dpkg                              # packs the staged tree
+    need[dpkg-shlibdeps]=dpkg-dev                    # Depends from the binary's NEEDED libraries
+    need[chrpath]=chrpath                            # drops SwiftPM's RUNPATH $ORIGIN from the packaged binary
+    need[objdump]=binutils                           # dpkg-shlibdeps reads the aarch64 binary's dynamic section
+    need[file]=file
+    need[lintian]=lintian                            # image/deb/check.sh: Debian policy checks on the .deb
 fi
 if [[ $want == overlays || $want == all ]]; then
     need[dtc]=device-tree-compiler                   # compiles the overlays (image/overlays/build.sh)

@@ -20,7 +20,11 @@ struct ServiceUnitTests {
         for prefix in ["LimitRTPRIO=", "LimitMEMLOCK=", "WatchdogSec=", "ExecStart=/usr/bin/appliance run --board "] {
             #expect(lines.contains { $0.hasPrefix(prefix) }, "missing \(prefix)")
         }
-        #expect(lines.contains { $0.hasPrefix("ExecStart=") && $0.contains("--console /dev/ttyAMA0") })
+        // The settings come from the package's /etc/default/appliance (issue 15's contract); "${VAR}" is one
+        // argument, "$VAR" alone splits into words (systemd.service(5), "Command lines").
+        #expect(lines.contains("EnvironmentFile=-/etc/default/appliance"))
+        #expect(lines.contains { $0.hasPrefix("ExecStart=") && $0.contains("--board ${APPLIANCE_BOARD} --console ${APPLIANCE_CONSOLE}")
+                && $0.hasSuffix(" $APPLIANCE_OPTIONS") })
     }
 
     /// systemd's own checker accepts the unit (with ExecStart pointed at the built binary: it checks that the
@@ -47,6 +51,10 @@ struct ServiceUnitTests {
         #expect(entries.contains { $0.first == "u" && $0.dropFirst().first == "appliance" })
         for group in ["audio", "gpio", "i2c", "dialout"] {
             #expect(entries.contains { $0 == ["m", "appliance", group] }, "not in \(group)")
+        }
+        // Debian has no gpio group, and i2c only with i2c-tools: `g NAME -` creates them where missing.
+        for group in ["gpio", "i2c"] {
+            #expect(entries.contains { $0 == ["g", group, "-"] }, "\(group) not created")
         }
     }
 }
