@@ -35,8 +35,8 @@ if [[ $want == system || $want == all ]]; then
     need[mmdebstrap]=mmdebstrap                      # the trixie environment that builds the kernel modules
     need[qemu-system-aarch64]=qemu-system-arm        # boots the arm64 kernel (TCG; no KVM needed)
     need[unshare]=util-linux
-    need[sox]=sox                                    # makes the test signal for the ALSA loopback scenario
-    need[python3]=python3                            # compares captured audio on the host
+    need[sox]=sox                                    # makes the test signal; reads the daemon scenario's captures
+    need[python3]=python3                            # the daemon scenario's console driver; compares captured audio
     need[cpio]=cpio                                  # packs the initramfs
 fi
 if [[ $want == deb || $want == all ]]; then

@@ -154,4 +154,14 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("no-such-board"))
     }
+
+    /// `--periods` outside 2...64 is a usage mistake (ArgumentParser's validation: status 64, EX_USAGE in
+    /// sysexits.h), said before anything starts.
+    @Test(arguments: ["1", "65"]) func aBufferOutsideItsRangeIsAUsageMistake(periods: String) throws {
+        let state = NSTemporaryDirectory() + "appliance-run-\(UUID().uuidString)"
+        let result = try DaemonProcess.runOnce(["run", "--periods", periods, "--state", state],
+                                               environment: ["APPLIANCE_LOCK": state + ".lock"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("--periods must be 2 to 64"), "\(result.stderr)")
+    }
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The system-test rig: boots Debian trixie's arm64 kernel under qemu-system-aarch64 (TCG) with kernel modules
 # that simulate the hardware (gpio-sim, i2c-stub, snd-aloop, snd-dummy) and runs the cross-built aarch64
-# `appliance` against them through its hidden `appliance hal ...` commands.
+# `appliance` against them: through its hidden `appliance hal ...` commands (scenarios i2c, gpio, alsa), and as
+# the running daemon (scenario daemon: `appliance run` on a board file of those drivers, its console on a
+# virtio console that image/system/daemon-driver.py drives from the host).
 #
 # Usage: image/system/system.sh test     build what is missing, boot the guest, run the scenarios (default)
 #        image/system/system.sh setup    only prepare the cached kernel, modules and guest userspace
@@ -16,7 +18,7 @@
 #
 # Environment: APPLIANCE_DEBIAN_MIRROR overrides the mirror; XDG_CACHE_HOME moves the cache;
 #              SYSTEM_TIMEOUT (seconds, default 600) stops a guest that does not finish;
-#              SYSTEM_SCENARIOS runs a subset (e.g. "i2c alsa"; default "i2c gpio alsa").
+#              SYSTEM_SCENARIOS runs a subset (e.g. "i2c alsa"; default "i2c gpio alsa daemon").
 set -euo pipefail
 
 readonly SUITE=trixie

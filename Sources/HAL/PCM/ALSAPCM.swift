@@ -290,6 +290,7 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
     /// Handles a failed transfer: true to retry (interrupted, room or frames waited for, or an xrun
     /// recovered), false to stop (would block, non-blocking); throws anything else.
     private func transferFailed(_ pcm: OpaquePointer, code: Int32, operation: String) throws(PCMError) -> Bool {
+        let code = Self.transferCode(code, state: PCMState(snd_pcm_state(pcm)))
         switch code {
         case EINTR: return true
         case EAGAIN:
@@ -305,6 +306,15 @@ public final class ALSAPCM: PCMDevice, @unchecked Sendable {
         default:
             throw failure(operation, code: code)
         }
+    }
+
+    /// The error a failed transfer stands for. EIO is the kernel giving up a wait for frames or room
+    /// (sound/core/pcm_lib.c wait_for_avail: no progress for 1.1 buffer times, "DMA or IRQ trouble?"); when
+    /// the stream stands in XRUN by then, the stall that timed the wait out overran the buffer too, and the
+    /// xrun is what happened: taken as EPIPE, recovered like one, rather than ending the stream for good (the
+    /// system rig's capture died so, and with it every later recording).
+    static func transferCode(_ code: Int32, state: PCMState) -> Int32 {
+        code == EIO && state == .xrun ? EPIPE : code
     }
 
     // MARK: transport

@@ -35,6 +35,8 @@ public struct SessionCoordinator: Hashable, Sendable {
     public let capabilities: HardwareCapabilities
     /// The inputs the board always has (onboard microphone, line in).
     public let builtInInputs: [CodecInput]
+    /// The board file's input, when it names one.
+    public let boardInput: CodecInput?
     /// Where sound goes with nothing in the jack: the speaker amplifier, or the line out of a board without one.
     public let mainOutput: CodecOutput
     /// What the hardware runs at now: what every session reads, active or not.
@@ -51,10 +53,13 @@ public struct SessionCoordinator: Hashable, Sendable {
 
     /// `hardware` is the device's existing state; `jack` what the jack detector reports now. The ports are
     /// HAL's codec outputs and inputs, so a route maps straight onto the codec driver's `select` calls.
-    public init(capabilities: HardwareCapabilities, builtInInputs: [CodecInput], mainOutput: CodecOutput = .speaker,
-                hardware: HardwareSettings, jack: JackState = .unplugged) {
+    /// `boardInput`: the board file's input (`route.input`), the one used while no session prefers another and
+    /// no headset microphone is in.
+    public init(capabilities: HardwareCapabilities, builtInInputs: [CodecInput], boardInput: CodecInput? = nil,
+                mainOutput: CodecOutput = .speaker, hardware: HardwareSettings, jack: JackState = .unplugged) {
         self.capabilities = capabilities
         self.builtInInputs = CodecInput.allCases.filter { $0 != .headsetMicrophone && builtInInputs.contains($0) }
+        self.boardInput = boardInput
         self.mainOutput = mainOutput
         self.hardware = hardware
         self.jack = jack
@@ -79,13 +84,16 @@ public struct SessionCoordinator: Hashable, Sendable {
     }
 
     /// The input the ADC mux is set to: the latest active capture session's preference while that port is
-    /// available, else the headset microphone when plugged (what plugging it in means), else the board's.
+    /// available, else the headset microphone when plugged (what plugging it in means), else the board file's
+    /// input, else the board's microphone or line.
     public var selectedInput: CodecInput? {
         let available = availableInputs
         let preferred = clients.filter { $0.isActive && $0.policy.usesInput && $0.preferredInput != nil }
             .max { $0.activation < $1.activation }?.preferredInput
         if let preferred, available.contains(preferred) { return preferred }
-        return [.headsetMicrophone, .microphone, .line].first(where: available.contains)
+        if available.contains(.headsetMicrophone) { return .headsetMicrophone }
+        if let boardInput, available.contains(boardInput) { return boardInput }
+        return [.microphone, .line].first(where: available.contains)
     }
 
     // MARK: Sessions

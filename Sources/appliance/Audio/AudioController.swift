@@ -56,7 +56,7 @@ final class AudioController: AudioControl {
         let jack = Self.sensed(jack, headsetMicrophone: takesHeadsetMicrophone)
         self.jack = jack
         let builtIn = codec.capabilities.inputs.filter { $0 != .headsetMicrophone && capabilities.inputs[$0] != nil }
-        let coordinator = SessionCoordinator(capabilities: capabilities, builtInInputs: builtIn,
+        let coordinator = SessionCoordinator(capabilities: capabilities, builtInInputs: builtIn, boardInput: board.route.input,
                                              mainOutput: board.route.output, hardware: hardware, jack: jack)
         let inbox = SessionActionInbox()
         self.inbox = inbox

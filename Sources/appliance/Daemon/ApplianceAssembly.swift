@@ -8,10 +8,12 @@ import Queue
 /// place that knows which concrete class plays which part; the daemon only sees `DaemonParts`.
 final class ApplianceAssembly {
     /// The engine's device format: 32-bit containers (24-bit codecs left-justify into them), 48 kHz stereo,
-    /// 10 ms periods, four of them.
+    /// 10 ms periods, four of them unless `appliance run --periods` asks for more.
     static let rate = 48_000
     static let periodFrames = 480
     static let periodCount = 4
+    /// What `--periods` may ask: a buffer of 20 ms to 640 ms.
+    static let periodCounts = 2...64
 
     let board: AssembledDaemonBoard
     let engine: RenderEngine
@@ -25,22 +27,23 @@ final class ApplianceAssembly {
 
     /// `locksMemory`: mlockall as DESIGN.md requires (the unit grants LimitMEMLOCK); false only for tests that
     /// assemble inside the test runner, whose own memory is not ours to lock.
-    convenience init(config: BoardConfig, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
-                     log: ServiceLog, locksMemory: Bool = true, events: @escaping EventSink) throws(DaemonError) {
+    convenience init(config: BoardConfig, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
+                     settings: LiveSettings, log: ServiceLog, locksMemory: Bool = true,
+                     events: @escaping EventSink) throws(DaemonError) {
         let assembled: AssembledBoard
         do {
             assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
         } catch {
             throw .board("\(config.name): \(error)")
         }
-        try self.init(assembled: assembled, pcm: pcm, paths: paths, loop: loop, settings: settings, log: log,
-                      locksMemory: locksMemory, events: events)
+        try self.init(assembled: assembled, pcm: pcm, periods: periods, paths: paths, loop: loop, settings: settings,
+                      log: log, locksMemory: locksMemory, events: events)
     }
 
     /// On `assembled`, not yet powered up. Any failure after the power-up powers the codec down again and
     /// releases what was opened (lines, the queue thread), so a failed start leaves the board as it found it.
-    init(assembled: AssembledBoard, pcm: String?, paths: DaemonPaths, loop: ControlLoop, settings: LiveSettings,
-         log: ServiceLog, locksMemory: Bool, events: @escaping EventSink) throws(DaemonError) {
+    init(assembled: AssembledBoard, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
+         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, events: @escaping EventSink) throws(DaemonError) {
         let config = assembled.config
         let board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
         self.board = board
@@ -56,7 +59,7 @@ final class ApplianceAssembly {
             }
         }
         let configuration = PCMConfiguration(format: .s32LE, rate: Self.rate, channels: 2, periodFrames: Self.periodFrames,
-                                             periodCount: Self.periodCount, allowsNearestRate: pcm != nil)
+                                             periodCount: periods, allowsNearestRate: pcm != nil)
         let playback: any PCMDevice
         do { playback = try assembled.pcms.openPlayback(configuration) } catch { throw .device("\(error)") }
         opened.append(playback)

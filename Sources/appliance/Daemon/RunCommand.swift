@@ -33,6 +33,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Play and record through this ALSA PCM instead of the board's (e.g. default).")
     var pcm: String?
 
+    @Option(help: ArgumentHelp("Periods of 10 ms in the PCM buffers (default 4).",
+                               discussion: "More ride out a machine that stalls (an emulated CPU), at the cost of latency."))
+    var periods = ApplianceAssembly.periodCount
+
     @Option(help: "The media directory (play, ls).")
     var media: String?
 
@@ -66,6 +70,10 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard baud > 0 else { throw ValidationError("--baud must be a positive number of bits per second") }
+        let counts = ApplianceAssembly.periodCounts
+        guard counts.contains(periods) else {
+            throw ValidationError("--periods must be \(counts.lowerBound) to \(counts.upperBound)")
+        }
     }
 
     func run() throws {
@@ -99,7 +107,7 @@ struct RunCommand: ParsableCommand {
         let fanout = EventFanout()
         let assembly: ApplianceAssembly
         do {
-            assembly = try ApplianceAssembly(config: config, pcm: pcm, paths: paths, loop: loop, settings: settings, log: log,
+            assembly = try ApplianceAssembly(config: config, pcm: pcm, periods: periods, paths: paths, loop: loop, settings: settings, log: log,
                                              events: { event in fanout.send(event) })
         } catch {
             throw RunError("\(error)")

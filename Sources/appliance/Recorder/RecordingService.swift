@@ -283,6 +283,11 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         queue.addRunningListener { [self, loop] queue, running in
             if !running { loop.post { self.captureStopped(queue) } }
         }
+        // Frames the writer could not take in time (a stall longer than its buffers cover) are missing from the
+        // take: said as an event, never silently (the system rig found a take 100 ms short with no word).
+        queue.addListener { [events] _, change in
+            if case .droppedFrames(let total) = change { events(ApplianceEvent(.record, "dropped \(total) frames")) }
+        }
         do {
             try writer.start(queue, plan: writer.recommendedPlan(bufferDuration: Self.bufferSeconds, format: take.dataFormat))
         } catch {

@@ -271,4 +271,14 @@ struct ALSAPCMTests {
         device.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("x.raw"))).count == 40)
     }
+
+    /// EIO from a transfer whose stream stands in XRUN is the overrun (EPIPE, recovered); EIO otherwise, and
+    /// every other code, stays what it is (errno values from <errno.h>: EIO 5, EPIPE 32).
+    @Test func anEIOFromAStreamInXrunIsTheXrun() {
+        #expect(EIO == 5 && EPIPE == 32)
+        #expect(ALSAPCM.transferCode(EIO, state: .xrun) == EPIPE)
+        #expect(ALSAPCM.transferCode(EIO, state: .running) == EIO)
+        #expect(ALSAPCM.transferCode(EAGAIN, state: .xrun) == EAGAIN)
+        #expect(ALSAPCM.transferCode(EPIPE, state: .xrun) == EPIPE)
+    }
 }

@@ -267,6 +267,26 @@ struct AudioControllerTests {
         #expect(fePi.log.log.last(where: { $0.hasPrefix("preset") }) == "preset Deep")
     }
 
+    /// A board file's `route.input` is what bring-up selects while the settings name no input (the system rig's
+    /// board says line: with the microphone chosen instead, R25's MICB powered a bias into a line source).
+    @Test func bringUpSelectsTheBoardFilesInputUntilOneIsSaved() throws {
+        var board = SimulatedBoard.config
+        board.route.input = .line
+        let rig = try Self.rig(board)
+        #expect(rig.controller.restore() == [])
+        // Line, as `input line` selects it: R32 LMP3 | LMIC2B; R25 bit 1 MICB off (datasheet: mic bias enable).
+        #expect(rig.register(32) == 0x088 && rig.register(33) == 0x088)
+        #expect(rig.register(25) & 0x002 == 0)
+        #expect(rig.controller.selectedInput == .line)
+        #expect(rig.settings.value.input == nil, "the board's default is not saved as the user's choice")
+
+        var saved = ApplianceSettings()
+        saved.input = "mic"
+        let chosen = try Self.rig(board, settings: saved)
+        #expect(chosen.controller.restore() == [])
+        #expect(chosen.controller.selectedInput == .microphone && chosen.register(32) == 0x108)
+    }
+
     @Test func settingsComeBackAtTheNextStart() throws {
         var saved = ApplianceSettings()
         saved.volumeDB = ["speaker": -30, "headphones": -25]

@@ -37,6 +37,21 @@ struct RecordingServiceTests {
         #expect(harness.led.withLock { $0 } == [true, false])
     }
 
+    /// A writer that takes nothing for 21 periods of 480 frames (10,080 frames; it first looks after the 21st)
+    /// while the queue holds three 50 ms buffers (7,200 frames at 48 kHz): the 2,880 frames beyond them are
+    /// lost, and the console hears of it.
+    @Test func framesLostToAStalledWriterAreSaid() throws {
+        let harness = try RecorderHarness()
+        defer { harness.removeDirectory() }
+        #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
+        for _ in 0..<20 { try harness.engine.capture!.period() }
+        try harness.periods(1)
+        harness.settle()
+        #expect(harness.eventLines.contains("EVENT record dropped 2880 frames"), "\(harness.eventLines)")
+        _ = harness.service.stopRecording()
+        harness.settle()
+    }
+
     @Test func theSafetyTrackIsTheSameFramesTwelveDecibelsLower() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The system test's scenarios, run inside the guest by /init. Each check prints one line the host reads:
 #   RESULT <scenario> PASS|FAIL <what was checked or what went wrong>
-# The appliance is driven only through its own command line (`appliance hal ...`).
+# The appliance is driven through its own command line (`appliance hal ...`), and, in the daemon scenario, as
+# the running `appliance run` through its console (image/system/daemon-driver.py on the host).
 app=/usr/bin/appliance
 failures=0
 
@@ -352,7 +353,104 @@ alsa_errors() {
     fi
 }
 
-for scenario in $(echo "${SCENARIOS:-i2c,gpio,alsa}" | tr , ' '); do
+# ---- The running appliance: `appliance run` on a board made of the simulated drivers -----------------------
+# The guest builds the board (gpio-sim chip with named lines, the WM8960 on a fresh i2c-stub, snd-aloop),
+# writes its board file, starts the daemon with its console on /dev/hvc0 (a virtio console: its other end is a
+# socket on the host) and then serves shell commands on /dev/hvc1 for the host's driver
+# (image/system/daemon-driver.py), which talks to the console, judges the checks and sends its RESULT lines
+# back here to be logged. Line roles on the chip (offsets, named in configfs so `gpioinfo`-style tools show
+# them): 0 play (remote button), 1 jack (low when a plug is in).
+board_file=/system/test-board.yaml
+daemon() {
+    # A fresh stub: the earlier i2c scenario left its own writes in the registers.
+    [ -d /sys/module/i2c_stub ] && rmmod i2c_stub
+    load i2c-dev && load i2c-stub chip_addr=0x1a && load gpio-sim && load snd-aloop \
+        || { fail daemon.modules "loading i2c-stub, gpio-sim and snd-aloop"; return; }
+    bus=""
+    for d in /sys/class/i2c-dev/i2c-*; do grep -q "SMBus stub" "$d/name" && bus=${d##*/i2c-}; done
+    [ -n "$bus" ] || { fail daemon.board "no i2c-stub adapter"; return; }
+    mkdir -p /sys/kernel/config
+    grep -q ' /sys/kernel/config ' /proc/mounts || mount -t configfs none /sys/kernel/config
+    cfg=/sys/kernel/config/gpio-sim/board
+    mkdir $cfg $cfg/bank0 && echo 4 > $cfg/bank0/num_lines && echo appliance-board > $cfg/bank0/label \
+        && mkdir $cfg/bank0/line0 $cfg/bank0/line1 && echo play > $cfg/bank0/line0/name \
+        && echo jack > $cfg/bank0/line1/name && echo 1 > $cfg/live \
+        || { fail daemon.board "configuring the gpio-sim chip through configfs"; return; }
+    sim=/sys/devices/platform/$(cat $cfg/dev_name)/$(cat $cfg/bank0/chip_name)
+    # Idle levels before the daemon looks: button released (high, active low), no plug (high).
+    echo pull-up > $sim/sim_gpio0/pull; echo pull-up > $sim/sim_gpio1/pull
+    cat > $board_file <<BOARD
+# The system rig's board: the real kernel drivers standing in for a HAT (written by scenarios.sh).
+name: system-rig
+description: System rig (WM8960 on i2c-stub, snd-aloop, gpio-sim)
+codec:
+  chip: wm8960
+  bus: $bus
+  address: 0x1a
+  mclk: 12288000
+  clock: mclk
+  role: provider
+  control: appliance
+pcm:
+  playback: hw:Loopback,0,0
+  capture: hw:Loopback,0,0
+gpio:
+  chip: appliance-board
+jack:
+  source: gpio
+  line: 1
+  active: low
+  bias: pull-up
+  debounce-ms: 50
+buttons:
+  - name: play
+    line: 0
+    role: remote
+    bias: pull-up
+    hold-ms: 3000         # generous: a shell on the emulated CPU can stall a "short" press for a second
+volume:
+  max-db: 0
+  default-db: -20
+route:
+  output: speaker
+  input: line
+BOARD
+    pass daemon.board "board file written: codec on /dev/i2c-$bus, gpio-sim chip appliance-board ($(cat $cfg/bank0/chip_name)), hw:Loopback,0,0"
+    mkdir -p /tmp/state/media
+    cp /system/signal.wav /tmp/state/media/signal.wav
+    # The host's driver connects to both virtio consoles; raw lines, no echo.
+    for port in /dev/hvc0 /dev/hvc1; do
+        [ -c $port ] || { fail daemon.console "no $port: the virtio console did not appear"; return; }
+    done
+    # 64 periods (640 ms): the emulated CPU, on a loaded host, stalls for longer than the default 40 ms
+    # buffer; an xrun would drop frames from the recording that must come out bit-exact, and the kernel gives
+    # up a read that waited 1.1 buffer times (EIO: pcm_lib.c wait_for_avail).
+    APPLIANCE_LOCK=/tmp/appliance.lock $app run --board $board_file --state /tmp/state --console /dev/hvc0 --periods 64 \
+        > /tmp/daemon.log 2>&1 &
+    daemon_pid=$!
+    echo "DAEMON-STARTED pid $daemon_pid"
+    serve_host
+    kill $daemon_pid 2>/dev/null
+}
+
+# Runs the host driver's commands from /dev/hvc1 in this shell (so `wait $daemon_pid` works), each answered by
+# its output and `END <status>`; a `RESULT ...` line is logged as it is; `end` (or 300 s of silence) ends it.
+serve_host() {
+    exec 3<>/dev/hvc1
+    stty raw -echo <&3   # set on the open line (the console driver sets its own modes at the first open)
+    echo "HELLO" >&3
+    while read -r -t 300 line <&3; do
+        case $line in
+        end) break ;;
+        RESULT\ *\ FAIL\ *) echo "$line"; failures=$((failures + 1)) ;;
+        RESULT\ *) echo "$line" ;;
+        *) eval "$line" > /tmp/host.out 2>&1 < /dev/null; rc=$?; cat /tmp/host.out >&3; echo "END $rc" >&3 ;;
+        esac
+    done
+    exec 3>&-
+}
+
+for scenario in $(echo "${SCENARIOS:-i2c,gpio,alsa,daemon}" | tr , ' '); do
     echo "SCENARIO $scenario"
     $scenario
 done
