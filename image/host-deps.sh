@@ -46,6 +46,11 @@ if [[ $want == deb || $want == all ]]; then
     need[objdump]=binutils                           # dpkg-shlibdeps reads the aarch64 binary's dynamic section
     need[file]=file
     need[lintian]=lintian                            # image/deb/check.sh: Debian policy checks on the .deb
+    need[systemd-analyze]=systemd                    # check.sh: systemd-analyze verify on the unit
+    need[systemd-sysusers]=systemd                   # check.sh: the sysusers file applied to a scratch root
+fi
+if [[ $want == deb || $want == all ]]; then
+    libs+=(base-passwd)                              # check.sh: Debian's static users and groups (group.master)
 fi
 if [[ $want == overlays || $want == all ]]; then
     need[dtc]=device-tree-compiler                   # compiles the overlays (image/overlays/build.sh)
