@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
 
 all: build
 
@@ -23,6 +23,8 @@ help:
 	@echo "               (BOARD=<name> picks the board in appliance.txt; default waveshare-wm8960; image/rpi/)"
 	@echo "make image-raw the same, uncompressed only (.build-image/appliance-<board>.img)"
 	@echo "make overlays  compile the device-tree overlays (appliance-BOARD.dtbo) into .build-overlays/"
+	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
+	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 
 deps:
@@ -42,8 +44,8 @@ run: build
 
 # Host tests, the command-line tests against the host's release build, then the release binaries for the board
 # (checked to be aarch64 and to start under qemu), then the same tests on aarch64, then the aarch64 binary against
-# real kernel drivers in a QEMU guest.
-test: test-host test-release arm test-arm test-system
+# real kernel drivers in a QEMU guest, then the SD-card image booted under QEMU's raspi3b (test-image).
+test: test-host test-release arm test-arm test-system test-image
 
 test-host: deps
 	$(SWIFT) build --build-tests
@@ -79,6 +81,7 @@ deb: arm deps
 # lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64), then install,
 # upgrade, remove and purge in a trixie arm64 root under qemu-system-aarch64 -M virt (part C's base root and runner).
 test-deb: deb
+	@image/host-deps.sh image
 	@image/deb/check.sh
 	@image/deb/test-install.sh
 
@@ -105,6 +108,12 @@ image-raw: deb
 	@image/host-deps.sh image
 	@image/host-deps.sh overlays
 	@image/rpi/build.sh raw
+
+# The image boots on a Pi 3 as QEMU models it: the overlays' and the package's checks, then the boot smoke test
+# (the package first: the image installs it, and its check reads it).
+test-image: deb
+	@image/host-deps.sh boot
+	@image/rpi/test-image.sh
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|deb|image|overlays|all]
+# Usage: image/host-deps.sh [host|arm|system|deb|image|overlays|boot|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
 #         deb: the Debian package and its checks; image: the SD-card image, image/rpi/;
-#         overlays: the device-tree compiler and the tools that check its output)
+#         overlays: the device-tree compiler and the tools that check its output;
+#         boot: the raspi3b boot smoke test, image/rpi/boot-test.sh)
 set -euo pipefail
 
 want=${1:-host}
@@ -45,6 +46,11 @@ if [[ $want == deb || $want == all ]]; then
     need[objdump]=binutils                           # dpkg-shlibdeps reads the aarch64 binary's dynamic section
     need[file]=file
     need[lintian]=lintian                            # image/deb/check.sh: Debian policy checks on the .deb
+    need[systemd-analyze]=systemd                    # check.sh: systemd-analyze verify on the unit
+    need[systemd-sysusers]=systemd                   # check.sh: the sysusers file applied to a scratch root
+fi
+if [[ $want == deb || $want == all ]]; then
+    libs+=(base-passwd)                              # check.sh: Debian's static users and groups (group.master)
 fi
 if [[ $want == overlays || $want == all ]]; then
     need[dtc]=device-tree-compiler                   # compiles the overlays (image/overlays/build.sh)
@@ -63,6 +69,15 @@ if [[ $want == image || $want == all ]]; then
     need[xz]=xz-utils                                # the compressed image
     need[python3]=python3                            # orders the initramfs modules
     need[cpio]=cpio                                  # packs the runner's initramfs
+fi
+if [[ $want == boot || $want == all ]]; then
+    need[qemu-system-aarch64]=qemu-system-arm        # -M raspi3b boots the image
+    need[sfdisk]=fdisk                               # reads the image's partition table (--json)
+    need[mcopy]=mtools                               # reads and edits the boot partition inside the image file
+    need[mdir]=mtools
+    need[fdtoverlay]=device-tree-compiler            # applies config.txt's overlays as the firmware would
+    need[fdtput]=device-tree-compiler                # the test-only change to its copy of the device tree
+    need[python3]=python3                            # drives the two serial consoles
 fi
 
 missing=()

@@ -49,6 +49,37 @@ struct BoardSelectionTests {
         #expect(BoardSelection.overlayLine(in: "#dtoverlay=appliance-fe-pi-audio\n") == nil, "a comment is no line")
     }
 
+    /// A file saved on Windows: every line ends in CRLF, and the overlay line has no parameters after its name.
+    @Test func aFileWithWindowsLineEndingsIsReadLineByLine() throws {
+        let text = "# the board: one line\r\ndtparam=audio=off\r\ndtoverlay=appliance-fe-pi-audio\r\n"
+        let choice = try choose(boot: text)
+        #expect(choice.config.name == "fe-pi-audio")
+        #expect(choice.source == .bootConfig(path: Self.boot, line: 3))
+    }
+
+    /// config.txt's conditional filters (Raspberry Pi documentation, "Conditional filters"): `[none]` applies to
+    /// no board, until `[all]`.
+    @Test func aLineUnderTheNoneFilterIsReadByNoBoard() throws {
+        let text = "[none]\ndtoverlay=appliance-fe-pi-audio\n[all]\ndtoverlay=appliance-waveshare-wm8960\n"
+        #expect(BoardSelection.overlayLine(in: text)?.board == "waveshare-wm8960")
+        #expect(BoardSelection.overlayLine(in: text)?.line == 4)
+    }
+
+    /// The firmware loads only the EEPROM's own overlay when appliance.txt names none: the generic card the
+    /// board's PCM names is then missing, which is said before the PCM fails to open.
+    @Test func aHATWhoseOverlayIsNotLoadedIsToldToAddTheLine() throws {
+        #expect(throws: BoardSelectionError.overlayNotLoaded(board: "rpi-dacplus", hat: Self.dacPlus, bootConfig: Self.boot)) {
+            try BoardSelection.choose(localFile: nil, bootConfig: SourceText(path: Self.boot, text: "dtparam=i2c_arm=on\n"),
+                                      hat: Self.dacPlus, overlayLoaded: false, entries: Self.entries)
+        }
+        let error = BoardSelectionError.overlayNotLoaded(board: "rpi-dacplus", hat: Self.dacPlus, bootConfig: Self.boot)
+        #expect(error.description == "the HAT EEPROM says \"Raspberry Pi Ltd. Raspberry Pi DAC Plus\" (board rpi-dacplus), "
+            + "but its overlay is not loaded: put the line 'dtoverlay=appliance-rpi-dacplus' in \(Self.boot) and reboot")
+        let loaded = try BoardSelection.choose(localFile: nil, bootConfig: nil, hat: Self.dacPlus, overlayLoaded: true,
+                                               entries: Self.entries)
+        #expect(loaded.config.name == "rpi-dacplus")
+    }
+
     @Test func thenTheHATEEPROM() throws {
         let choice = try choose(boot: "dtparam=i2c_arm=on\n", hat: Self.dacPlus)
         #expect(choice.config.name == "rpi-dacplus")

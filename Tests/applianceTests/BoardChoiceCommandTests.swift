@@ -43,6 +43,12 @@ struct BoardChoiceCommandTests {
         try FileManager.default.createDirectory(atPath: hat + "/proc/device-tree/hat", withIntermediateDirectories: true)
         try "Raspberry Pi Ltd.\0".write(toFile: hat + "/proc/device-tree/hat/vendor", atomically: true, encoding: .utf8)
         try "Raspberry Pi DAC Plus\0".write(toFile: hat + "/proc/device-tree/hat/product", atomically: true, encoding: .utf8)
+        // Without appliance.txt's line the firmware loads only the EEPROM's own overlay: no generic card node.
+        let notLoaded = try ApplianceBinary.run(base)
+        #expect(notLoaded.status == 1)
+        #expect(notLoaded.stderr.contains("but its overlay is not loaded: put the line 'dtoverlay=appliance-rpi-dacplus' in \(boot)"),
+                "\(notLoaded.stderr)")
+        try FileManager.default.createDirectory(atPath: hat + "/proc/device-tree/appliance-sound", withIntermediateDirectories: true)
         let byHAT = try ApplianceBinary.run(base)
         #expect(byHAT.stdout == "rpi-dacplus (the HAT EEPROM says \"Raspberry Pi Ltd. Raspberry Pi DAC Plus\")\n")
 

@@ -8,8 +8,8 @@
 # Why this way: one binary package with hand-written control data and maintainer scripts, assembled in a staged
 # tree and packed with dpkg-deb. Nothing here needs debhelper, and the scripts say exactly what runs on the board.
 # - Version: <BASE_VERSION>+git<commits>.<hash>-1. The commit count grows along the branch, so every later commit
-#   sorts higher for dpkg (upgrades work); the hash names the source. A dirty tree adds ".dirty" to the upstream
-#   part. The Debian revision -1 makes it a non-native package, whose changelog Debian policy 12.7 names
+#   sorts higher for dpkg (upgrades work); the hash names the source. A dirty tree adds "~dirty" to the upstream
+#   part (sorting below the clean build of the same commit). The Debian revision -1 makes it a non-native package, whose changelog Debian policy 12.7 names
 #   changelog.Debian.gz.
 # - Depends: computed by dpkg-shlibdeps from the binary's NEEDED libraries and the symbols/shlibs files of the
 #   trixie arm64 packages that ship them. The arm64 sysroot (image/cross/arm.sh) is made with mmdebstrap's extract
@@ -53,7 +53,13 @@ commits=$(git -C "$repo" rev-list --count HEAD)
 hash=$(git -C "$repo" rev-parse --short=10 HEAD)
 upstream=$BASE_VERSION+git$commits.$hash
 # Untracked files under .build*/ are ignored; anything else changed makes the package say so.
-[[ -z $(git -C "$repo" status --porcelain --untracked-files=no) ]] || upstream+=.dirty
+# "~" sorts before anything (deb-version(7)): a dirty build of commit N is newer than N-1 but never hides N's clean one.
+[[ -z $(git -C "$repo" status --porcelain --untracked-files=no) ]] || upstream+="~dirty"
+# A shallow clone counts only the commits it has: the version would sort below earlier builds (a downgrade).
+if [[ $(git -C "$repo" rev-parse --is-shallow-repository) == true ]]; then
+    printf 'deb: warning: %s is a shallow clone: version %s counts only its %s commits and may sort below earlier builds (git fetch --unshallow)\n' \
+        "$repo" "$upstream" "$commits" >&2
+fi
 version=${APPLIANCE_DEB_VERSION:-$upstream-1}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct)}
 say "appliance $version (commit $hash, $commits commits)"

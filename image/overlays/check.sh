@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks the overlays against Debian's own Raspberry Pi device trees: each appliance-<board>.dtbo is applied with
-# fdtoverlay onto bcm2837-rpi-3-b.dtb, bcm2711-rpi-4-b.dtb and bcm2837-rpi-zero-2-w.dtb (from the linux-image
-# package the system rig unpacked), and the merged tree is read back with fdtget. What each value must be comes
-# from the board file (role, address, capture, bit clock) and the kernel's bindings and drivers, cited below,
+# fdtoverlay onto each Pi device tree Debian ships with the 40-pin header (Pi 3 B, 3 B+, 3 A+, Zero 2 W, 4 B, 400,
+# CM4 IO; from the linux-image package the system rig unpacked), and the merged tree is read back with fdtget.
+# What each value must be comes from the board file (role, address, capture, bit clock) and the kernel's bindings and drivers, cited below,
 # not from the generator. Also checks that the Pi 5's tree (bcm2712) refuses the overlay: Debian's 6.12 has no
 # I2S node for it, which the README says.
 #
@@ -72,7 +72,9 @@ for dtbo in "${overlays[@]}"; do
     width=32
     [[ -n $bitclock ]] && width=$(( bitclock / RATE / 2 ))
 
-    for base in bcm2837-rpi-3-b bcm2711-rpi-4-b bcm2837-rpi-zero-2-w; do
+    # Every Pi with a 40-pin header whose device tree Debian ships (Pi 3 B, 3 B+, 3 A+, Zero 2 W, Pi 4 B, 400, CM4 IO).
+    for base in bcm2837-rpi-3-b bcm2837-rpi-3-b-plus bcm2837-rpi-3-a-plus bcm2837-rpi-zero-2-w bcm2711-rpi-4-b \
+                bcm2711-rpi-400 bcm2711-rpi-cm4-io; do
         what="$name on $base"
         merged=$work/$base-$board.dtb
         if ! fdtoverlay -i "$dtbs/$base.dtb" -o "$merged" "$dtbo" 2>"$work/err"; then
@@ -138,4 +140,4 @@ for dtbo in "${overlays[@]}"; do
     fi
 done
 [[ $failures -eq 0 ]] || die "$failures checks failed over ${#overlays[@]} overlays"
-say "ok: ${#overlays[@]} overlays x 3 Pi device trees ($checked merged trees checked; the Pi 5 tree refuses each)"
+say "ok: ${#overlays[@]} overlays x 7 Pi device trees ($checked merged trees checked; the Pi 5 tree refuses each)"

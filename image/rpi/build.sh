@@ -142,7 +142,7 @@ cp "$work"/overlays/appliance-*.dtbo "$work/boot/overlays/"
     for b in "${boards[@]}"; do
         printf '#   %-22s %s\n' "$b" "$(sed -n 's/^description: *//p' "$repo/board-configs/$b.yaml" 2>/dev/null)"
     done
-    echo "# (with no dtoverlay=appliance-... line, the HAT's EEPROM decides, if it has one)."
+    echo "# Without a dtoverlay=appliance-... line no overlay loads, so there is no sound card."
     echo "dtoverlay=appliance-$board"
 } > "$work/boot/appliance.txt"
 

@@ -377,13 +377,26 @@ def main():
     # (a) Bring-up's codec registers, read back from i2c-stub with i2cget. The stub keeps SMBus byte data by
     # command; the WM8960's 7-bit address + 9-bit value frame is command = reg << 1 | bit 8, data = bits 7:0
     # (datasheet, "Control interface").
+    # The stub keeps no order: a last write whose bit 8 differs from an earlier one's would leave the earlier
+    # byte under the other command. So the other command must be untouched (the stub was loaded fresh, all 0):
+    # then the expected byte is the register's only, hence last, write.
     bad = []
-    for register, value, why in WM8960_EXPECTED:
-        command = (register << 1) | (value >> 8)
+
+    def read_command(command):
         status, lines = shell.run(f"i2cget -y $bus 0x1a {command:#04x} b")
         got = lines[-1] if lines else ""
-        if status != 0 or not got.startswith("0x") or int(got, 16) != value & 0xFF:
-            bad.append(f"R{register} ({why.split(':')[0]}): want {value:#05x}, command {command:#04x} read '{got}'")
+        return (int(got, 16) if status == 0 and got.startswith("0x") else None), got
+
+    for register, value, why in WM8960_EXPECTED:
+        command = (register << 1) | (value >> 8)
+        other = command ^ 1
+        got, text = read_command(command)
+        other_got, other_text = read_command(other)
+        if got != value & 0xFF:
+            bad.append(f"R{register} ({why.split(':')[0]}): want {value:#05x}, command {command:#04x} read '{text}'")
+        elif other_got != 0:
+            bad.append(f"R{register} ({why.split(':')[0]}): command {other:#04x} (bit 8 the other way) holds "
+                       f"'{other_text}': which write came last cannot be told")
     result("registers", not bad,
            f"{len(WM8960_EXPECTED) - len(bad)} of {len(WM8960_EXPECTED)} WM8960 registers as the datasheet says"
            + ("" if not bad else ": " + "; ".join(bad)))

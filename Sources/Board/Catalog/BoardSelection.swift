@@ -46,6 +46,9 @@ public enum BoardSelectionError: Error, Hashable, Sendable, CustomStringConverti
     case invalidBoard(file: String, line: Int, name: String, errors: BoardConfigErrors)
     /// A file that is there could not be read.
     case unreadable(BoardFileError)
+    /// The HAT EEPROM named a board, but its overlay is not in the running device tree: the firmware loaded
+    /// only the EEPROM's own overlay, so the generic card the board's PCM names does not exist.
+    case overlayNotLoaded(board: String, hat: HATIdentity, bootConfig: String)
     /// Nothing said which board: no local file, no overlay line, no HAT that matches.
     case noChoice(localFile: String, bootConfig: String, hat: HATIdentity?, known: [String])
 
@@ -62,6 +65,9 @@ public enum BoardSelectionError: Error, Hashable, Sendable, CustomStringConverti
             return "\(file):\(line): board '\(name)' does not validate: \(errors.errors.first?.description ?? "")"
         case .unreadable(let error):
             return error.description
+        case .overlayNotLoaded(let board, let hat, let bootConfig):
+            return "the HAT EEPROM says \"\(hat)\" (board \(board)), but its overlay is not loaded: put the line "
+                + "'dtoverlay=\(BoardOverlay.overlayName(board))' in \(bootConfig) and reboot"
         case .noChoice(let localFile, let bootConfig, let hat, let known):
             let hatText = hat.map { "the HAT \"\($0)\" matches no board file" } ?? "no HAT EEPROM"
             return "no board chosen: put one line 'dtoverlay=appliance-BOARD' in \(bootConfig) (or a board file at "
@@ -81,8 +87,10 @@ public enum BoardSelection {
     public static let bootConfig = "/boot/firmware/appliance.txt"
 
     /// Chooses. `localFile` and `bootConfig` are nil when the file is not there; `entries` is the catalog.
-    /// `localPath`/`bootPath` name the files in the error when they are absent.
+    /// `overlayLoaded`: whether the running device tree has the generic card's node (nil: not known, as off a
+    /// board). `localPath`/`bootPath` name the files in the error when they are absent.
     public static func choose(localFile: SourceText?, bootConfig: SourceText?, hat: HATIdentity?,
+                              overlayLoaded: Bool? = nil,
                               entries: [BoardCatalogEntry], localPath: String = BoardSelection.localFile,
                               bootPath: String = BoardSelection.bootConfig) throws(BoardSelectionError) -> BoardChoice {
         if let localFile {
@@ -104,6 +112,9 @@ public enum BoardSelection {
             }
         }
         if let hat, let config = entries.lazy.compactMap(\.config).first(where: { $0.hat?.matches(hat) ?? false }) {
+            if overlayLoaded == false && config.codec.control == .appliance {
+                throw .overlayNotLoaded(board: config.name, hat: hat, bootConfig: bootConfig?.path ?? bootPath)
+            }
             return BoardChoice(config: config, source: .hat(hat))
         }
         throw .noChoice(localFile: localFile?.path ?? localPath, bootConfig: bootConfig?.path ?? bootPath, hat: hat,
@@ -113,10 +124,19 @@ public enum BoardSelection {
     /// Chooses from the files themselves: each read if it is there, the HAT from `hatRoot`'s device tree.
     public static func choose(localPath: String = BoardSelection.localFile, bootPath: String = BoardSelection.bootConfig,
                               hatRoot: String = "/", catalog: BoardCatalog) throws(BoardSelectionError) -> BoardChoice {
-        try choose(localFile: try readIfPresent(localPath), bootConfig: try readIfPresent(bootPath),
-                   hat: HATDetector(root: hatRoot).identity(), entries: catalog.entries(), localPath: localPath,
-                   bootPath: bootPath)
+        let detector = HATDetector(root: hatRoot)
+        let hat = detector.identity()
+        // Asked only where there is a device tree to ask (a board); elsewhere nothing is known.
+        let tree = detector.root.hasSuffix("/") ? detector.root + "proc/device-tree" : detector.root + "/proc/device-tree"
+        let overlayLoaded: Bool? = FileStatus.of(tree) == nil ? nil : FileStatus.of(tree + "/" + soundNode) != nil
+        return try choose(localFile: try readIfPresent(localPath), bootConfig: try readIfPresent(bootPath), hat: hat,
+                          overlayLoaded: overlayLoaded, entries: catalog.entries(), localPath: localPath,
+                          bootPath: bootPath)
     }
+
+    /// The generic card's node the overlays add at the device tree's root (BoardOverlay's fragment on "/").
+    static let soundNode = "appliance-sound"
+
 
     /// The file's text, or nil when there is no such file.
     static func readIfPresent(_ path: String) throws(BoardSelectionError) -> SourceText? {
@@ -129,13 +149,20 @@ public enum BoardSelection {
     }
 
     /// The first `dtoverlay=appliance-NAME[,param=value...]` line (1-based) and NAME. config.txt's syntax: one
-    /// `property=value` a line, `#` starting a comment line; overlay parameters follow the name after commas.
+    /// `property=value` a line, `#` starting a comment line; overlay parameters follow the name after commas;
+    /// lines under a `[none]` filter are read by no board (until the next filter, e.g. `[all]`). Lines end in LF
+    /// or CRLF (a file edited on Windows: "\r\n" is one Character, so it is split on as a newline).
     public static func overlayLine(in text: String) -> (line: Int, board: String)? {
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var skipping = false
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
             let line = raw.trimmingSpaces
-            guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            if line.hasPrefix("[") {
+                skipping = line.lowercased() == "[none]"
+                continue
+            }
+            guard !skipping, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
             guard line[..<equals].trimmingSpaces == "dtoverlay" else { continue }
             let value = line[line.index(after: equals)...].trimmingSpaces
             let overlay = value.prefix { $0 != "," && $0 != ":" }.trimmingSpaces

@@ -85,7 +85,15 @@ struct RunCommand: ParsableCommand {
         let log = ServiceLog()
         let paths = self.paths
         // A board file that is wrong is the user's mistake to mend: said before any directory or lock is taken.
-        let config = try BoardCommand.load(board, boards: boards, where: choice)
+        let config: BoardConfig
+        if board == BoardCommand.ChoiceOptions.auto {
+            let chosen = try BoardCommand.choose(boards: boards, where: choice)
+            // The journal says which board `auto` took, and from what: the first thing to read when no sound comes.
+            log.info("board \(chosen.explanation)")
+            config = chosen.config
+        } else {
+            config = try BoardCommand.load(board, boards: boards)
+        }
         do {
             try paths.createDirectories()
         } catch {
