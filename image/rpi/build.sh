@@ -9,8 +9,7 @@
 # Steps, and why this way:
 # 1. the configured base root (image/rpi/base.sh, cached): Debian's maintainer scripts ran in a QEMU guest, since
 #    this host has no binfmt_misc;
-# 2. a copy of it gets the appliance package (.build-deb/appliance_*_arm64.deb from `make deb`; until that exists,
-#    a staged tree from .build-arm/bin/appliance-static and image/service/) and the image's configuration
+# 2. a copy of it gets the appliance package (.build-deb/appliance_*_arm64.deb from `make deb`) and the image's configuration
 #    (image/rpi/configure.sh), inside the guest again (image/rpi/guest.sh), so dpkg, systemctl and raspi-firmware's
 #    own hook do the work: the boot files (config.txt, cmdline.txt, kernel, initrd, device trees, GPU firmware) come
 #    out of /boot/firmware as raspi-firmware writes them, exactly as a kernel upgrade on the board would;
@@ -75,29 +74,20 @@ for f in "$work"/overlays/appliance-*.dtbo; do b=${f##*/appliance-}; boards+=("$
 printf '%s\n' "${boards[@]}" | grep -qx "$board" || die "no overlay for BOARD '$board'; boards: ${boards[*]}"
 say "overlays: ${boards[*]}"
 deb=$(ls "$repo"/.build-deb/appliance_*_arm64.deb 2>/dev/null | sort -V | tail -1 || true)
-if [[ -n $deb ]]; then
-    say "package $(basename "$deb")"
-    cp "$deb" "$work/files/"
-else
-    # Until `make deb` lands: the files the package will install (the contract in the issue's brief), staged.
-    binary=$repo/.build-arm/bin/appliance-static
-    [[ -f $binary ]] || die "no .build-deb/appliance_*_arm64.deb and no $binary: run 'make deb' (or 'make arm')"
-    say "no .build-deb/appliance_*_arm64.deb: staging $(basename "$binary") and image/service/ instead"
-    staged=$work/staged
-    install -D -m 755 "$binary" "$staged/usr/bin/appliance"
-    install -D -m 644 "$repo/image/service/appliance.sysusers.conf" "$staged/usr/lib/sysusers.d/appliance.conf"
-    # The unit as the package will have it: its options from /etc/default/appliance.
-    install -d "$staged/usr/lib/systemd/system"
-    sed -e '/^ExecStart=/i EnvironmentFile=/etc/default/appliance' \
-        -e 's|^ExecStart=.*|ExecStart=/usr/bin/appliance run --board ${APPLIANCE_BOARD} --console ${APPLIANCE_CONSOLE} --baud ${APPLIANCE_BAUD} $APPLIANCE_OPTIONS|' \
-        "$repo/image/service/appliance.service" > "$staged/usr/lib/systemd/system/appliance.service"
-    install -d "$staged/usr/share/appliance/board-configs"
-    cp "$repo"/board-configs/*.yaml "$staged/usr/share/appliance/board-configs/"
-    install -d "$staged/etc/default"
-    printf '%s\n' "# The appliance service's options (read by appliance.service)." "APPLIANCE_BOARD=auto" \
-        "APPLIANCE_CONSOLE=/dev/ttyS1" "APPLIANCE_BAUD=115200" "APPLIANCE_OPTIONS=" > "$staged/etc/default/appliance"
-    tar -C "$staged" -cf "$work/files/appliance-staged.tar" .
-fi
+[[ -n $deb ]] || die "no .build-deb/appliance_*_arm64.deb: run 'make deb' (make image does)"
+say "package $(basename "$deb")"
+cp "$deb" "$work/files/"
+# The guest installs it with dpkg alone (no network, no apt): every package its Depends names must already be in
+# the base root. Checked here from the root's own dpkg database (read with debugfs, no mount), so a new library in
+# the binary is one clear line naming base.sh's PACKAGES, not a dpkg error deep in the guest's log.
+installed=$(debugfs -R "cat /var/lib/dpkg/status" "$cache/base/root.ext4" 2>/dev/null \
+    | awk '/^Package: /{p=$2} /^Status: install ok installed/{print p}' | sed 's/:arm64$//' | sort -u)
+[[ -n $installed ]] || die "cannot read the base root's dpkg database ($cache/base/root.ext4)"
+missing=()
+for dependency in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/:any//' | tr -d ' '); do
+    grep -qx "$dependency" <<< "$installed" || missing+=("$dependency")
+done
+[[ ${#missing[@]} -eq 0 ]] || die "the package depends on ${missing[*]}, which the base root lacks: add them to PACKAGES in image/rpi/base.sh"
 
 stage "2/5 installing it in the base root (a copy-on-write snapshot) and configuring the image (in the guest)"
 cat > "$work/files/params" <<EOF

@@ -1,23 +1,15 @@
 # Runs INSIDE the image's root (image/rpi/guest.sh, called by build.sh), as root, with /bin/sh, in the directory
-# holding its inputs: `params` (DISK_ID, BOARD), and either the appliance package (appliance_*_arm64.deb) or a
-# staged tree (appliance-staged.tar). Installs the appliance, writes the image's configuration, lets
-# raspi-firmware's own hook write the boot partition's files, and hands them out through $GUEST_OUT/boot.
+# holding its inputs: `params` (DISK_ID, BOARD) and the appliance package (appliance_*_arm64.deb). Installs the
+# appliance, writes the image's configuration, lets raspi-firmware's own hook write the boot partition's files, and hands them out through $GUEST_OUT/boot.
 # (No bash-isms: the runner runs scripts with /bin/sh.)
 set -eu
 . ./params
 say() { echo "configure: $*"; }
 
 # ---- the appliance -------------------------------------------------------------------------------------------------
-if ls appliance_*_arm64.deb > /dev/null 2>&1; then
-    say "installing $(ls appliance_*_arm64.deb)"
-    # Its dependencies are in the base root already (no network here): dpkg, not apt, so a missing one fails.
-    dpkg -i appliance_*_arm64.deb
-else
-    say "installing the staged tree (no appliance .deb yet)"
-    tar -C / --no-overwrite-dir -xf appliance-staged.tar
-    systemd-sysusers appliance.conf
-    systemctl enable appliance.service
-fi
+say "installing $(ls appliance_*_arm64.deb)"
+# Its dependencies are in the base root already (build.sh checked; no network here): dpkg, not apt.
+dpkg -i appliance_*_arm64.deb
 
 # ---- mounts: read-only root, the data partition, tmpfs for what must be writable ---------------------------------
 # PARTUUIDs are <MBR disk signature>-<partition number> (util-linux blkid), fixed by genimage's disk-signature.
@@ -137,7 +129,7 @@ say "cmdline.txt:"; sed 's/^/    /' "$GUEST_OUT/boot/cmdline.txt"
 # ---- tidy ----------------------------------------------------------------------------------------------------------
 apt-get clean
 rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/*.log /var/log/apt/* /root/.bash_history
-say "appliance: $(dpkg-query -W -f '${Version}' appliance 2>/dev/null || echo staged), service $(systemctl is-enabled appliance.service)"
+say "appliance: $(dpkg-query -W -f '${Version}' appliance), service $(systemctl is-enabled appliance.service)"
 say "root: $(dpkg-query -W | wc -l) packages, $(du -sxm / | cut -f1) MB"
 # The whole root, out to the host (numeric owners, extended attributes): build.sh makes the root partition's file
 # system from it with mke2fs -d at its final size, compact and without the blocks of deleted files.
