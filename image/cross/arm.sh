@@ -67,17 +67,8 @@ for tool in mmdebstrap unshare chroot flock dpkg-deb sha256sum; do
 done
 
 # The Debian mirror the host's apt uses (its main archive, not security), unless overridden.
-debian_mirror() {
-    if [[ -n ${APPLIANCE_DEBIAN_MIRROR:-} ]]; then echo "$APPLIANCE_DEBIAN_MIRROR"; return; fi
-    local site
-    site=$(apt-get indextargets --format '$(SITE)|$(LABEL)' 2>/dev/null | awk -F'|' '$2 == "Debian" { print $1; exit }')
-    if [[ -z $site ]]; then     # no apt lists yet: read the sources files themselves
-        site=$(grep -hsoE '(URIs:|^deb)[[:space:]]+(\[[^]]*\][[:space:]]+)?https?://[^[:space:]]+/debian/?([[:space:]]|$)' \
-                 /etc/apt/sources.list /etc/apt/sources.list.d/* | grep -v security | head -1 | awk '{print $NF}')
-    fi
-    [[ -n $site ]] || die "cannot find the Debian mirror in /etc/apt/sources.list*; set APPLIANCE_DEBIAN_MIRROR"
-    echo "${site%/}"
-}
+# shellcheck source=../debian-mirror.sh
+source "$repo/image/debian-mirror.sh"
 
 # Runs a command (bash script text) as root inside the trixie environment: a private mount namespace, /proc,
 # /sys and /dev from the host, the repository at /src, and the git mirrors the host's system git config maps

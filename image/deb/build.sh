@@ -65,17 +65,8 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%
 say "appliance $version (commit $hash, $commits commits)"
 
 # ---- the trixie arm64 library packages (cached) ------------------------------------------------------------------
-debian_mirror() {
-    if [[ -n ${APPLIANCE_DEBIAN_MIRROR:-} ]]; then echo "$APPLIANCE_DEBIAN_MIRROR"; return; fi
-    local site
-    site=$(apt-get indextargets --format '$(SITE)|$(LABEL)' 2>/dev/null | awk -F'|' '$2 == "Debian" { print $1; exit }')
-    if [[ -z $site ]]; then
-        site=$(grep -hsoE '(URIs:|^deb)[[:space:]]+(\[[^]]*\][[:space:]]+)?https?://[^[:space:]]+/debian/?([[:space:]]|$)' \
-                 /etc/apt/sources.list /etc/apt/sources.list.d/* | grep -v security | head -1 | awk '{print $NF}')
-    fi
-    [[ -n $site ]] || die "cannot find the Debian mirror in /etc/apt/sources.list*; set APPLIANCE_DEBIAN_MIRROR"
-    echo "${site%/}"
-}
+# shellcheck source=../debian-mirror.sh
+source "$repo/image/debian-mirror.sh"
 
 # The -dev packages the cross build links against: arm.sh's SYSROOT_PACKAGES, its one source of truth.
 dev_packages=$(sed -n '/^readonly SYSROOT_PACKAGES=/,/"[[:space:]]*$/p' "$repo/image/cross/arm.sh" \

@@ -62,13 +62,8 @@ dpkg --audit
 '
 readonly KEY=$(printf '%s\n' "$BASE_LAYOUT" "$SUITE" "$PACKAGES" "$ROOT_BUILD_SIZE" "$CONFIGURE_SCRIPT" | sha256sum | cut -c1-16)
 
-debian_mirror() {
-    if [[ -n ${APPLIANCE_DEBIAN_MIRROR:-} ]]; then echo "$APPLIANCE_DEBIAN_MIRROR"; return; fi
-    local site
-    site=$(apt-get indextargets --format '$(SITE)|$(LABEL)' 2>/dev/null | awk -F'|' '$2 == "Debian" { print $1; exit }')
-    [[ -n $site ]] || die "cannot find the Debian mirror from apt; set APPLIANCE_DEBIAN_MIRROR"
-    echo "${site%/}"
-}
+# shellcheck source=../debian-mirror.sh
+source "$here/../debian-mirror.sh"
 
 mkdir -p "$cache" "$logs"
 exec 8> "$cache/base.lock"

@@ -60,17 +60,8 @@ for tool in mmdebstrap unshare chroot flock dpkg-deb sha256sum qemu-system-aarch
 done
 [[ ${#missing[@]} -eq 0 ]] || die "missing on this machine: ${missing[*]} (run image/host-deps.sh system: it installs qemu-system-arm, mmdebstrap, sox, python3, cpio)"
 
-debian_mirror() {
-    if [[ -n ${APPLIANCE_DEBIAN_MIRROR:-} ]]; then echo "$APPLIANCE_DEBIAN_MIRROR"; return; fi
-    local site
-    site=$(apt-get indextargets --format '$(SITE)|$(LABEL)' 2>/dev/null | awk -F'|' '$2 == "Debian" { print $1; exit }')
-    if [[ -z $site ]]; then
-        site=$(grep -hsoE '(URIs:|^deb)[[:space:]]+(\[[^]]*\][[:space:]]+)?https?://[^[:space:]]+/debian/?([[:space:]]|$)' \
-                 /etc/apt/sources.list /etc/apt/sources.list.d/* | grep -v security | head -1 | awk '{print $NF}')
-    fi
-    [[ -n $site ]] || die "cannot find the Debian mirror in /etc/apt/sources.list*; set APPLIANCE_DEBIAN_MIRROR"
-    echo "${site%/}"
-}
+# shellcheck source=../debian-mirror.sh
+source "$repo/image/debian-mirror.sh"
 
 # Runs bash script text as root inside the environment (private mount namespace, /proc, /dev; the repository
 # at /src).
