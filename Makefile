@@ -79,7 +79,7 @@ deb: arm deps
 	@image/deb/build.sh
 
 # lintian and the package's own checks (contents, modes, conffiles, Depends against trixie arm64), then install,
-# upgrade, remove and purge in a trixie arm64 root under qemu-system-aarch64 -M virt (part C's base root and runner).
+# upgrade, remove and purge in a trixie arm64 root under qemu-system-aarch64 -M virt (the image's base root and runner, image/rpi/).
 test-deb: deb
 	@image/host-deps.sh image
 	@image/deb/check.sh

@@ -98,7 +98,7 @@ for board in "$repo"/board-configs/*.yaml; do
     expect_file "usr/share/appliance/board-configs/$(basename "$board")" -rw-r--r--
 done
 check "no simulated board file is shipped" test -z "$(mode_of usr/share/appliance/board-configs/simulated.yaml)"
-# Overlays: what image/overlays/build.sh writes (part A), one appliance-<board>.dtbo per board it supports.
+# Overlays: what image/overlays/build.sh writes, one appliance-<board>.dtbo per board it supports.
 if [[ -x $repo/image/overlays/build.sh ]]; then
     mkdir -p "$work/overlays"
     if "$repo/image/overlays/build.sh" "$work/overlays" > "$work/overlays.log" 2>&1; then
@@ -115,7 +115,7 @@ if [[ -x $repo/image/overlays/build.sh ]]; then
         fail "image/overlays/build.sh failed (log: $work/overlays.log)"
     fi
 else
-    fail "overlays: image/overlays/build.sh does not exist yet (part A), so the package has none"
+    fail "overlays: image/overlays/build.sh is missing, so the package has no overlays"
 fi
 
 dpkg-deb -x "$deb" "$work/root"

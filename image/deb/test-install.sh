@@ -7,7 +7,7 @@
 #              image/rpi/base.sh for its cached one (guest.sh's GUEST_BASE_DIR then names its kernel's directory).
 #
 # Why this way: this host has no binfmt_misc, so arm64 maintainer scripts cannot run under qemu-user in a chroot.
-# Part C's image build already has what is needed: a configured trixie arm64 base root (image/rpi/base.sh, cached)
+# The image build already has what is needed: a configured trixie arm64 base root (image/rpi/base.sh, cached)
 # and a runner that boots Debian's arm64 kernel on it and runs a script as root (image/rpi/guest.sh). The root is
 # used with --snapshot, so the cached base is never changed. Version N is the package `make deb` built; N+1 is the
 # same tree rebuilt with the next Debian revision (<upstream>-<revision+1>), which dpkg sorts after N: an upgrade
@@ -23,7 +23,7 @@ say() { printf '\033[1mdeb-install:\033[0m %s\n' "$*" >&2; }
 die() { printf 'deb-install: error: %s\n' "$*" >&2; exit 1; }
 
 [[ -x $repo/image/rpi/guest.sh && -x $repo/image/rpi/base.sh ]] \
-    || die "image/rpi/guest.sh and base.sh (part C: the arm64 base root and its runner) are not on this branch yet"
+    || die "image/rpi/guest.sh and base.sh (the arm64 base root and its runner) are missing"
 
 # ---- version N and N+1 -------------------------------------------------------------------------------------------
 debs=("$repo"/.build-deb/appliance_*_arm64.deb)

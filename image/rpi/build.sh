@@ -53,7 +53,7 @@ if [[ $mode == release ]]; then
     for tool in xz bmaptool; do command -v "$tool" >/dev/null || die "$tool missing (run image/host-deps.sh image)"; done
 fi
 
-# The boards the image can name: those image/overlays/build.sh (part A) makes an overlay for, checked after it ran.
+# The boards the image can name: those image/overlays/build.sh makes an overlay for, checked after it ran.
 disk_id=${DISK_ID:-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')}
 [[ $disk_id =~ ^[0-9a-f]{8}$ ]] || die "DISK_ID must be 8 lower-case hex digits, not '$disk_id'"
 
@@ -65,7 +65,7 @@ work=$out/work
 rm -rf "$work"; mkdir -p "$work"/{files,boot,genimage-tmp,rootpath}
 
 stage "1/5 the overlays and the appliance package"
-# One overlay per hardware board (appliance-<board>.dtbo), generated from the board files by part A's script:
+# One overlay per hardware board (appliance-<board>.dtbo), generated from the board files by image/overlays/build.sh:
 # the list of boards appliance.txt offers is the list of overlays.
 mkdir -p "$work/boot/overlays"
 "$repo/image/overlays/build.sh" "$work/overlays" || die "image/overlays/build.sh failed (the overlays)"
@@ -121,7 +121,7 @@ say "root: ${used} MiB used of ${ROOT_SIZE_MIB} MiB"
 mkdir -p "$work/data"
 mke2fs -q -t ext4 -L data -E root_owner=0:0 -d "$work/data" "$work/data.ext4" "${DATA_SIZE_MIB}M" \
     || die "mke2fs failed for the data partition"
-# The boot partition's files: raspi-firmware's, the board choice, the overlays (part A).
+# The boot partition's files: raspi-firmware's, the board choice, the overlays.
 cp -a "$work/out/boot/." "$work/boot/"
 # raspi-firmware's two overlays stay next to the appliance's.
 cp "$work"/overlays/appliance-*.dtbo "$work/boot/overlays/"
