@@ -138,7 +138,7 @@ package_of_soname() {
     die "no $SUITE $ARCH package in $trees ships $1"
 }
 
-# ---- overlays (part A: image/overlays/build.sh OUT_DIR) -----------------------------------------------------------
+# ---- overlays (image/overlays/build.sh OUT_DIR) -----------------------------------------------------------------
 overlays_out=$out/overlays
 rm -rf "$overlays_out"; mkdir -p "$overlays_out"
 overlays_missing=""
