@@ -35,7 +35,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private var recordLEDOn = false
     private let storage: Storage
 
-    private var writer: RecordingWriter?
+    /// The take's writer; read by tests, which stall its thread to make a slow card.
+    private(set) var writer: RecordingWriter?
     private(set) var take: TakeWriter?
     private var queue: InputQueue?
     private var markerCount = 0

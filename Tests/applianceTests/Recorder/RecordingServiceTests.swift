@@ -37,15 +37,21 @@ struct RecordingServiceTests {
         #expect(harness.led.withLock { $0 } == [true, false])
     }
 
-    /// A writer that takes nothing for 21 periods of 480 frames (10,080 frames; it first looks after the 21st)
-    /// while the queue holds three 50 ms buffers (7,200 frames at 48 kHz): the 2,880 frames beyond them are
-    /// lost, and the console hears of it.
+    /// A writer that takes nothing for 21 periods of 480 frames (10,080 frames; its thread is held, as by a slow
+    /// card, until after the 21st) while the queue holds three 50 ms buffers (7,200 frames at 48 kHz): the 2,880 frames
+    /// beyond them are lost, and the console hears of it. The writer's thread also polls on its own every few
+    /// ms, so it is held, not merely left uncalled: otherwise it may keep up (it did under qemu).
     @Test func framesLostToAStalledWriterAreSaid() throws {
         let harness = try RecorderHarness()
         defer { harness.removeDirectory() }
         #expect(harness.service.perform(.start(RecordOptions())).outcome == .ok)
-        for _ in 0..<20 { try harness.engine.capture!.period() }
-        try harness.periods(1)
+        let writer = try #require(harness.service.writer)
+        let held = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0)
+        writer.thread.async { holding.signal(); held.wait() }
+        holding.wait()   // the thread is held from here: what the start posted before has run
+        for _ in 0..<21 { try harness.engine.capture!.period() }
+        held.signal()
+        harness.service.deliverCaptured()
         harness.settle()
         #expect(harness.eventLines.contains("EVENT record dropped 2880 frames"), "\(harness.eventLines)")
         _ = harness.service.stopRecording()
