@@ -125,13 +125,9 @@ public enum BoardSelection {
     public static func choose(localPath: String = BoardSelection.localFile, bootPath: String = BoardSelection.bootConfig,
                               hatRoot: String = "/", catalog: BoardCatalog) throws(BoardSelectionError) -> BoardChoice {
         let detector = HATDetector(root: hatRoot)
-        let hat = detector.identity()
-        // Asked only where there is a device tree to ask (a board); elsewhere nothing is known.
-        let tree = detector.root.hasSuffix("/") ? detector.root + "proc/device-tree" : detector.root + "/proc/device-tree"
-        let overlayLoaded: Bool? = FileStatus.of(tree) == nil ? nil : FileStatus.of(tree + "/" + soundNode) != nil
-        return try choose(localFile: try readIfPresent(localPath), bootConfig: try readIfPresent(bootPath), hat: hat,
-                          overlayLoaded: overlayLoaded, entries: catalog.entries(), localPath: localPath,
-                          bootPath: bootPath)
+        return try choose(localFile: try readIfPresent(localPath), bootConfig: try readIfPresent(bootPath),
+                          hat: detector.identity(), overlayLoaded: detector.deviceTreeHasNode(soundNode),
+                          entries: catalog.entries(), localPath: localPath, bootPath: bootPath)
     }
 
     /// The generic card's node the overlays add at the device tree's root (BoardOverlay's fragment on "/").

@@ -20,12 +20,6 @@ extension BoardCommand {
         }
     }
 
-    /// The board `--board` names: `auto` chooses by BoardSelection (local file, appliance.txt, HAT EEPROM).
-    static func load(_ nameOrPath: String, boards: String?, where choice: ChoiceOptions) throws -> BoardConfig {
-        guard nameOrPath == ChoiceOptions.auto else { return try load(nameOrPath, boards: boards) }
-        return try choose(boards: boards, where: choice).config
-    }
-
     static func choose(boards: String?, where choice: ChoiceOptions) throws -> BoardChoice {
         do throws(BoardSelectionError) {
             return try BoardSelection.choose(localPath: choice.localBoard, bootPath: choice.bootConfig,
