@@ -48,17 +48,7 @@ rm -f /var/lib/dbus/machine-id
 # the drivers would only log their missing firmware on the console line.
 printf '%s\n' '# The appliance image has no network (image/rpi/configure.sh).' 'blacklist brcmfmac' 'blacklist hci_uart' \
     > /etc/modprobe.d/appliance.conf
-# /dev/i2c-1 for the codec's control port: i2c-dev is a module in Debian's kernel; unless the package loads it
-# (modules-load.d), the image does.
-if ! grep -qsx 'i2c[-_]dev' /usr/lib/modules-load.d/* /etc/modules-load.d/*; then
-    echo i2c-dev > /etc/modules-load.d/appliance-i2c.conf
-fi
-# The gpio group the service is in (sysusers) owns nothing on Debian (gpiod ships no udev rule; i2c-tools does
-# for /dev/i2c-*): unless the package brings one, the GPIO character devices go to that group here.
-if ! grep -qs 'gpiochip' /usr/lib/udev/rules.d/* /etc/udev/rules.d/*; then
-    printf '%s\n' '# The appliance image (image/rpi/configure.sh): GPIO character devices for the gpio group.' \
-        'SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660"' > /etc/udev/rules.d/60-appliance-gpio.rules
-fi
+# /dev/i2c-1 (i2c-dev loaded) and the GPIO devices' group come with the package (modules-load.d, udev rules).
 echo appliance > /etc/hostname
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tappliance\n::1\tlocalhost ip6-localhost ip6-loopback\n' > /etc/hosts
 
