@@ -288,8 +288,14 @@ def r26():
     """The WM8960's R26 (Power Mgmt 2) low byte as i2c-stub holds it: DACL (bit 8) stays on while anything plays,
     so every write has bit 8 set and lands on SMBus command 0x35; bits 6/5 are LOUT1/ROUT1 (the headphone
     drivers), bits 4/3 SPKL/SPKR (the speaker drivers) (datasheet, R26 Power Mgmt (2)). None if unreadable."""
-    status, lines = shell.run("i2cget -y $bus 0x1a 0x35 b")
-    return int(lines[-1], 16) if status == 0 and lines and lines[-1].startswith("0x") else None
+    return read_command(0x35)[0]
+
+
+def read_command(command):
+    """The byte i2c-stub holds under SMBus `command` at the WM8960's 0x1a, read with i2cget: (value or None, text)."""
+    status, lines = shell.run(f"i2cget -y $bus 0x1a {command:#04x} b")
+    got = lines[-1] if lines else ""
+    return (int(got, 16) if status == 0 and got.startswith("0x") else None), got
 
 
 def play_through_loopback(console):
@@ -381,11 +387,6 @@ def main():
     # byte under the other command. So the other command must be untouched (the stub was loaded fresh, all 0):
     # then the expected byte is the register's only, hence last, write.
     bad = []
-
-    def read_command(command):
-        status, lines = shell.run(f"i2cget -y $bus 0x1a {command:#04x} b")
-        got = lines[-1] if lines else ""
-        return (int(got, 16) if status == 0 and got.startswith("0x") else None), got
 
     for register, value, why in WM8960_EXPECTED:
         command = (register << 1) | (value >> 8)
