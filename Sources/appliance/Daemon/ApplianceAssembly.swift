@@ -106,6 +106,13 @@ final class ApplianceAssembly {
         hooks.isPlaying = { [weak player] in player?.isPlaying ?? false }
         hooks.isOutputActive = { [weak player, weak sounds] in player?.isPlaying == true || (sounds?.player.playsInProgress ?? 0) > 0 }
         hooks.event = events
+        let faults = FaultCounters()
+        player.faults = faults
+        hooks.countFault = { faults.count($0) }
+        hooks.bringUpCodec = { [unowned board] in
+            do throws(DaemonError) { try board.powerUp() } catch { return "\(error)" }
+            return nil
+        }
         let audio: AudioController
         do {
             audio = try AudioController(board: config, codec: assembled.codec.codec,
@@ -140,7 +147,8 @@ final class ApplianceAssembly {
         }
         startedAt = loop.clock.now
         parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons, sounds],
-                            sounds: { [weak sounds] name in sounds?.reply(name) ?? .error(.state, "no system sounds") })
+                            sounds: { [weak sounds] name in sounds?.reply(name) ?? .error(.state, "no system sounds") },
+                            faults: faults)
         board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
         if assembled.pcms.loopback != nil {
             board.signalCheck = { [unowned self] in

@@ -121,6 +121,7 @@ struct RunCommand: ParsableCommand {
             throw RunError("\(error)")
         }
         var parts = assembly.parts
+        if loaded.isCorrupt { parts.faults.count(.settingsCorrupt) }
         parts.stopAudio = { assembly.stop() }
         parts.help = { ConsoleHelp.reply(for: $0) }
         // A settings file that is there but unreadable is not replaced by this run's settings (load said so).
