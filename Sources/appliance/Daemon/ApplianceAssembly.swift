@@ -21,8 +21,14 @@ final class ApplianceAssembly {
     let parts: DaemonParts
     private let startedAt: Timestamp
     private let gain: EngineGain
-    /// The engine's playback device, for `stats`' buffer fill (its delay: frames queued ahead of the DAC).
-    private let playback: any PCMDevice
+    /// The engine's playback device, for `stats`' buffer fill (its delay: frames queued ahead of the DAC);
+    /// replaced, with the capture device, when the card went away and came back (`AudioDeviceWatch`).
+    private var playback: any PCMDevice
+    private var capture: (any PCMDevice)?
+    /// The capture device open now (tests inject faults on the simulated one).
+    var captureDevice: (any PCMDevice)? { capture }
+    /// Watches the devices; a subsystem of `parts`.
+    private(set) var deviceWatch: AudioDeviceWatch!
     private var lastXruns = 0
 
     /// `locksMemory`: mlockall as DESIGN.md requires (the unit grants LimitMEMLOCK); false only for tests that
@@ -65,6 +71,7 @@ final class ApplianceAssembly {
         opened.append(playback)
         self.playback = playback
         let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
+        self.capture = capture
         if let capture { opened.append(capture) }
         do {
             engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: locksMemory))
@@ -146,10 +153,31 @@ final class ApplianceAssembly {
             }
         }
         startedAt = loop.clock.now
-        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons, sounds],
+        let watch = AudioDeviceWatch(actions: AudioDeviceWatch.Actions(failure: { nil }, stopAudio: { [] }, reopen: { nil }),
+                                     events: events, faults: faults, now: loop.clock.now)
+        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons, sounds, watch],
                             sounds: { [weak sounds] name in sounds?.reply(name) ?? .error(.state, "no system sounds") },
                             faults: faults)
         board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
+        deviceWatch = watch
+        watch.actions = AudioDeviceWatch.Actions(
+            failure: { [unowned self] in engine.outputFailure ?? engine.inputFailure },
+            stopAudio: { [unowned self, weak recorder, weak player] in
+                var said: [String] = []
+                if let recorder, recorder.isRecording {
+                    let stopped = recorder.stopRecording()
+                    said.append(stopped.outcome == .ok ? "the recording was stopped and kept" : "the recording: \(stopped.finalLine)")
+                }
+                if let player, player.state.transport != .stopped {
+                    _ = player.stopPlayback()
+                    said.append("playback stopped")
+                }
+                _ = engine.stop(.drop)
+                playback.close()
+                capture?.close()
+                return said
+            },
+            reopen: { [unowned self] in reopenDevices(assembled.pcms, configuration) })
         if assembled.pcms.loopback != nil {
             board.signalCheck = { [unowned self] in
                 // The tone at unity gain and flat, whatever the volume and EQ are; put back afterwards.
@@ -236,6 +264,31 @@ final class ApplianceAssembly {
             engine.setFineGain(on ? .one : fineGain)
             engine.setPreset(on ? .flat : preset)
         }
+    }
+
+    /// The card's devices opened again with the configuration they had, and the engine started on them;
+    /// why not, nil when it worked. A half-open pair is closed again.
+    private func reopenDevices(_ pcms: BoardPCMs, _ configuration: PCMConfiguration) -> String? {
+        let newPlayback: any PCMDevice
+        do { newPlayback = try pcms.openPlayback(configuration) } catch { return "\(error)" }
+        var newCapture: (any PCMDevice)?
+        if capture != nil {
+            do { newCapture = try pcms.openCapture(configuration) } catch {
+                newPlayback.close()
+                return "\(error)"
+            }
+        }
+        do {
+            try engine.replaceDevices(output: newPlayback, input: newCapture)
+            try engine.start()
+        } catch {
+            newPlayback.close()
+            newCapture?.close()
+            return "\(error)"
+        }
+        playback = newPlayback
+        if let newCapture { capture = newCapture }
+        return nil
     }
 
     /// New xruns since the last call, for `EVENT xrun`.
