@@ -115,6 +115,7 @@ final class ApplianceAssembly {
         hooks.event = events
         let faults = FaultCounters()
         player.faults = faults
+        recorder.faults = faults
         hooks.countFault = { faults.count($0) }
         hooks.bringUpCodec = { [unowned board] in
             do throws(DaemonError) { try board.powerUp() } catch { return "\(error)" }
