@@ -25,6 +25,8 @@ final class ApplianceAssembly {
     /// replaced, with the capture device, when the card went away and came back (`AudioDeviceWatch`).
     private var playback: any PCMDevice
     private var capture: (any PCMDevice)?
+    /// Said once at start, on the log and the console (a missing GPIO chip).
+    private(set) var startNotices: [String] = []
     /// The capture device open now (tests inject faults on the simulated one).
     var captureDevice: (any PCMDevice)? { capture }
     /// Watches the devices; a subsystem of `parts`.
@@ -36,20 +38,37 @@ final class ApplianceAssembly {
     convenience init(config: BoardConfig, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
                      settings: LiveSettings, log: ServiceLog, locksMemory: Bool = true,
                      events: @escaping EventSink) throws(DaemonError) {
-        let assembled: AssembledBoard
+        let board = try Self.board(config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
+        try self.init(assembled: board.assembled, pcm: pcm, periods: periods, paths: paths, loop: loop, settings: settings,
+                      log: log, locksMemory: locksMemory, gpioMissing: board.gpioMissing, events: events)
+    }
+
+    /// The board put together; when its GPIO chip is not there (a kernel without the HAT's GPIO driver, a
+    /// wrong chip in the board file), put together again without what sits on GPIO lines, so the appliance
+    /// still plays, records and answers its console: a person at an appliance expects sound before buttons.
+    /// `gpioMissing` then says what is missing, once, for the log and the console.
+    static func board(_ config: BoardConfig, options: BoardAssemblyOptions) throws(DaemonError)
+        -> (assembled: AssembledBoard, gpioMissing: String?) {
         do {
-            assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
+            return (try AssembledBoard(config: config, options: options), nil)
+        } catch where error.isGPIOChipMissing {
+            let missing = config.gpioUses.joined(separator: ", ")
+            do {
+                let degraded = try AssembledBoard(config: config.withoutGPIO, options: options)
+                return (degraded, "\(error): running without \(missing)")
+            } catch {
+                throw .board("\(config.name): \(error)")
+            }
         } catch {
             throw .board("\(config.name): \(error)")
         }
-        try self.init(assembled: assembled, pcm: pcm, periods: periods, paths: paths, loop: loop, settings: settings,
-                      log: log, locksMemory: locksMemory, events: events)
     }
 
     /// On `assembled`, not yet powered up. Any failure after the power-up powers the codec down again and
     /// releases what was opened (lines, the queue thread), so a failed start leaves the board as it found it.
     init(assembled: AssembledBoard, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
-         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, events: @escaping EventSink) throws(DaemonError) {
+         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, gpioMissing: String? = nil,
+         events: @escaping EventSink) throws(DaemonError) {
         let config = assembled.config
         let board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
         self.board = board
@@ -114,6 +133,10 @@ final class ApplianceAssembly {
         hooks.isOutputActive = { [weak player, weak sounds] in player?.isPlaying == true || (sounds?.player.playsInProgress ?? 0) > 0 }
         hooks.event = events
         let faults = FaultCounters()
+        if let gpioMissing {
+            faults.count(.gpioMissing)
+            startNotices.append(gpioMissing)
+        }
         player.faults = faults
         recorder.faults = faults
         hooks.countFault = { faults.count($0) }
