@@ -87,6 +87,37 @@ import Testing
         bus.clearFailures()
     }
 
+    /// Regression (RELIABILITY.md section 3): a start whose codec power-up fails on I2C part-way (R26, power
+    /// management 2, never acknowledged: after R25's references were powered) failed with the chip left half
+    /// powered up. Now the start still fails with one error, and the chip is reset: R25, R26, R47 at 0x000 and
+    /// R5 at 0x008, the WM8960's reset values (datasheet rev 4.4; wm8960.c `wm8960_reg_defaults`).
+    @Test func aPowerUpBrokenHalfWayAtStartLeavesTheCodecReset() throws {
+        let directory = NSTemporaryDirectory() + "appliance-assembly-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let paths = DaemonPaths(state: directory, runtime: directory, media: directory + "/media",
+                                recordings: directory + "/recordings", socket: directory + "/control.sock")
+        try paths.createDirectories()
+        let loop = try ControlLoop(clock: SystemClock())
+        let board = try AssembledBoard(config: SimulatedBoard.config, options: BoardAssemblyOptions(loopback: true))
+        let bus = try #require(board.codec.bus as? SimulatedRegisterBus)
+        bus.failTransfers(to: 26, count: .max)
+        var failure = ""
+        do {
+            _ = try ApplianceAssembly(assembled: board, pcm: nil, paths: paths, loop: loop,
+                                      settings: LiveSettings(ApplianceSettings()), log: ServiceLog(prefixed: true) { _ in },
+                                      locksMemory: false, events: { _ in })
+            Issue.record("the start should fail")
+        } catch {
+            failure = "\(error)"
+        }
+        #expect(failure.contains("reset to its defaults"), "\(failure)")
+        let model = try #require(board.codec.model)
+        #expect(model.bus.registerValue(25) == 0x000 && model.bus.registerValue(26) == 0x000
+                && model.bus.registerValue(47) == 0x000 && model.bus.registerValue(5) == 0x008,
+                "R25 \(model.bus.registerValue(25) ?? 0) R26 \(model.bus.registerValue(26) ?? 0) R47 \(model.bus.registerValue(47) ?? 0)")
+        bus.clearFailures()
+    }
+
     /// A route change (headphones plugged: the speaker off, the headphones on, their volume) broken by a NACK
     /// on its last write for all three tries: nobody asked, so it is reported as `EVENT error`, recovered the
     /// same way, and the chip ends as a fault-free twin's does after the same plug. (The EQ recipe cannot be
