@@ -1,6 +1,7 @@
 import Board
 import Foundation
 import HAL
+import TestSupport
 import Testing
 @testable import appliance
 
@@ -24,12 +25,24 @@ import Testing
         let rig = try Rig()
         defer { try? FileManager.default.removeItem(atPath: rig.directory) }
         #expect(rig.turn { (Self.number("periods: ", in: rig.daemon.dispatch(.stats).lines) ?? 0) > 10 })
+        #expect(rig.daemon.dispatch(.recorder(.start(RecordOptions()))).outcome == .ok)
+        #expect(rig.turn { rig.events.all.contains { $0.kind == .record && $0.detail.hasPrefix("started ") } }, "\(rig.events.all)")
+        _ = rig.turn(until: { false }, seconds: 0.5)
         Self.card(rig).unplug()
         #expect(rig.turn { rig.events.all.contains { $0.kind == .device && $0.detail.hasPrefix("lost: ") } }, "\(rig.events.all)")
         let lost = try #require(rig.events.all.first { $0.kind == .device })
         #expect(lost.detail.contains("ENODEV"), "\(lost.line)")
         #expect(rig.daemon.dispatch(.stats).lines.contains("pcm lost: 1"))
         #expect(rig.daemon.dispatch(.status).lines.contains { $0.hasPrefix("audio device: lost") })
+        // The take was finalized with what reached the disk: a WAV file sox reads, about half a second long.
+        #expect(rig.turn { rig.assembly.parts.recorder?.isRecording == false })
+        let takes = try FileManager.default.contentsOfDirectory(atPath: rig.directory + "/recordings").filter { $0.hasSuffix(".wav") }
+        #expect(takes.count == 1, "\(takes)")
+        if let take = takes.first, FileManager.default.isExecutableFile(atPath: "/usr/bin/soxi") {
+            let seconds = try Subprocess.check("/usr/bin/soxi", ["-D", rig.directory + "/recordings/" + take])
+            let duration = Double(String(decoding: seconds, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            #expect(duration > 0.2, "soxi -D says \(duration) s")
+        }
         // Gone for 2 s: the tries at 0.5 s and 1.5 s fail, the appliance still answers.
         _ = rig.turn(until: { false }, seconds: 2)
         #expect(rig.events.all.contains { $0.kind == .device && $0.detail.hasPrefix("still gone") }, "\(rig.events.all)")
@@ -44,6 +57,10 @@ import Testing
         #expect(rig.daemon.dispatch(.status).lines.contains("audio device: running"))
         #expect(rig.daemon.dispatch(.stats).lines.contains("pcm lost: 1"))
         #expect(rig.daemon.dispatch(.selftest).outcome == .ok, "\(rig.daemon.dispatch(.selftest).wireLines)")
+        // Recording works again on the card opened anew.
+        #expect(rig.daemon.dispatch(.recorder(.start(RecordOptions()))).outcome == .ok)
+        #expect(rig.turn { rig.events.all.filter { $0.kind == .record && $0.detail.hasPrefix("started ") }.count == 2 }, "\(rig.events.all)")
+        #expect(rig.daemon.dispatch(.stop).outcome == .ok)
     }
 
     /// An overrun injected on the running capture stream (ALSA's EPIPE): the engine recovers it (prepare,
