@@ -63,6 +63,23 @@ import Testing
         #expect(rig.daemon.dispatch(.stop).outcome == .ok)
     }
 
+    /// EBADFD on a capture read once (the stream's file descriptor in a bad state; 77 in linux
+    /// include/uapi/asm-generic/errno.h), the card itself still there: the capture thread ends on it, which is
+    /// a lost device too; the first try (0.5 s later) opens both streams again and the engine runs on.
+    @Test func aStreamInABadStateIsOpenedAgainAtTheFirstTry() throws {
+        let rig = try Rig()
+        defer { try? FileManager.default.removeItem(atPath: rig.directory) }
+        #expect(rig.turn { (Self.number("periods: ", in: rig.daemon.dispatch(.stats).lines) ?? 0) > 10 })
+        let device = try #require(rig.assembly.captureDevice as? SimulatedPCM)
+        device.inject(.ioError(Errno(EBADFD)))
+        #expect(rig.turn { rig.events.all.contains { $0.kind == .device && $0.detail.hasPrefix("back after 1 tries") } }, "\(rig.events.all)")
+        let lost = try #require(rig.events.all.first { $0.kind == .device })
+        #expect(lost.detail.hasPrefix("lost: ") && lost.detail.contains("\(Errno(EBADFD))"), "\(lost.line)")
+        #expect(rig.daemon.dispatch(.stats).lines.contains("pcm lost: 1"))
+        let periods = Self.number("periods: ", in: rig.daemon.dispatch(.stats).lines) ?? 0
+        #expect(rig.turn { (Self.number("periods: ", in: rig.daemon.dispatch(.stats).lines) ?? 0) > periods + 10 })
+    }
+
     /// An overrun injected on the running capture stream (ALSA's EPIPE): the engine recovers it (prepare,
     /// start again), `stats` counts it, the daemon's xrun report (`EVENT xrun`) sees it, the streams run on,
     /// and it is not a lost device.
