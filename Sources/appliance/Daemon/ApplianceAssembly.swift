@@ -49,7 +49,7 @@ final class ApplianceAssembly {
     /// `gpioMissing` then says what is missing, once, for the log and the console.
     static func board(_ config: BoardConfig, options: BoardAssemblyOptions) throws(DaemonError)
         -> (assembled: AssembledBoard, gpioMissing: String?) {
-        do {
+        do throws(BoardDeviceError) {
             return (try AssembledBoard(config: config, options: options), nil)
         } catch where error.isGPIOChipMissing {
             let missing = config.gpioUses.joined(separator: ", ")
