@@ -3,7 +3,7 @@
 # (`sox IN -b 24 OUT rate -v RATE`), on the same stereo 24-bit file of MINUTES minutes, for 44.1k->48k,
 # 48k->44.1k, 48k->96k and 96k->48k. Each round runs `appliance convert` and sox back to back (the order
 # alternates by round) under /usr/bin/time -v; the summary prints each side's median CPU time (user + sys)
-# and wall time per conversion, and their ratio.
+# and wall time per conversion, and the ratios sox/appliance (above 1: the appliance is faster).
 # Usage: Benchmarks/resample/ab.sh [APPLIANCE_BINARY] [ROUNDS] [MINUTES]   (issue 17, part G)
 set -euo pipefail
 binary=${1:-.build/release/appliance}
@@ -44,6 +44,6 @@ for pair in 44100:48000 48000:44100 48000:96000 96000:48000; do
     done
     ac=$(cut -d' ' -f1 "$work/app" | median) aw=$(cut -d' ' -f2 "$work/app" | median)
     sc=$(cut -d' ' -f1 "$work/sox" | median) sw=$(cut -d' ' -f2 "$work/sox" | median)
-    printf "%-14s %10.3f %10.3f %10.3f %10.3f %8.2f %8.2f\n" "$from->$to" "$ac" "$sc" "$aw" "$sw" \
-        "$(echo "$sc / $ac" | bc -l)" "$(echo "$sw / $aw" | bc -l)"
+    awk -v p="$from->$to" -v ac="$ac" -v sc="$sc" -v aw="$aw" -v sw="$sw" \
+        'BEGIN { printf "%-14s %10.3f %10.3f %10.3f %10.3f %8.2f %8.2f\n", p, ac, sc, aw, sw, sc / ac, sw / aw }'
 done

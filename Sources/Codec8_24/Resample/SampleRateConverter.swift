@@ -242,12 +242,22 @@ public final class SampleRateConverter: @unchecked Sendable {
             if produced == outputFrames { break }
             let row = coefficients + phase &* taps
             let frameOut = output! + produced &* channels
-            for channel in 0..<channels {
+            // Channels two at a time: one pass over the row serves both (its loads and lane shuffles shared).
+            var channel = 0
+            while channel &+ 1 < channels {
+                let first = UnsafePointer(history + (channel &* stride &+ writeIndex))
+                let sums = SampleRateConverter.dotProducts(row, first, first + stride, count: taps)
+                frameOut[channel] = SampleRateConverter.sample(
+                    sums.0, windowSum: windowSums[channel], constant: kernelConstant)
+                frameOut[channel &+ 1] = SampleRateConverter.sample(
+                    sums.1, windowSum: windowSums[channel &+ 1], constant: kernelConstant)
+                channel &+= 2
+            }
+            if channel < channels {
                 let window = UnsafePointer(history + (channel &* stride &+ writeIndex))
-                let sum = SampleRateConverter.dotProduct(row, window, count: taps, windowSum: windowSums[channel],
-                                                         constant: kernelConstant)
-                frameOut[channel] = Fixed824.saturating(
-                    Fixed824.roundingShift(sum, by: PolyphaseFilterBank.coefficientFractionBits))
+                frameOut[channel] = SampleRateConverter.sample(
+                    SampleRateConverter.dotProduct(row, window, count: taps),
+                    windowSum: windowSums[channel], constant: kernelConstant)
             }
             produced &+= 1
             phase &+= phaseStep
@@ -290,21 +300,44 @@ public final class SampleRateConverter: @unchecked Sendable {
         return a &* unity &+ UInt64(taps) &* a &* b
     }
 
-    /// Σ c[i]·x[i] over `count` terms, exactly, in 64 bits, from the stored c[i] + B and x[i] + A:
-    /// Σ (c+B)(x+A) = Σ c·x + A·Σc + B·Σx + n·A·B, so Σ c·x = Σ (c+B)(x+A) − `constant` − B·`windowSum`, all
-    /// modulo 2^64 (wrapping), which is exact because the true sum fits in Int64 (the bank's row scaling).
+    /// Σ c[i]·x[i] over `count` terms, exactly, in 64 bits, from the stored c[i] + B and x[i] + A and the
+    /// unsigned sum `offsetSum` = Σ (c+B)(x+A) the kernel computed: Σ (c+B)(x+A) = Σ c·x + A·Σc + B·Σx + n·A·B,
+    /// so Σ c·x = `offsetSum` − `constant` − B·`windowSum`, all modulo 2^64 (wrapping), which is exact because
+    /// the true sum fits in Int64 (the bank's row scaling). Then rounded to 8.24 and saturated.
+    @inline(__always)
+    static func sample(_ offsetSum: UInt64, windowSum: Int64, constant: UInt64) -> Fixed824 {
+        let correction = constant &+ UInt64(bitPattern: windowSum) &* UInt64(PolyphaseFilterBank.coefficientOffset)
+        let sum = Int64(bitPattern: offsetSum &- correction)
+        return Fixed824.saturating(Fixed824.roundingShift(sum, by: PolyphaseFilterBank.coefficientFractionBits))
+    }
+
+    /// Σ (c+B)·(x+A) for two sample windows against one coefficient row, as unsigned 32×32→64 products with
+    /// wrapping adds (see `sample` for how that becomes the signed sum).
     ///
     /// Why unsigned: a 32×32→64 unsigned multiply is in every SIMD baseline (SSE2 `pmuludq`, NEON `umlal`),
-    /// the signed one is not on x86-64 (SSE4.1 `pmuldq`), where the signed loop ran scalar. The plain loop
-    /// below is what LLVM vectorizes on both; hand-unrolled scalar accumulators defeat the vectorizer.
+    /// the signed one is not on x86-64 (SSE4.1 `pmuldq`), where the signed loop ran scalar. Why two windows at
+    /// once: the row's loads (and on x86 its lane shuffles) serve both, about a fifth less time for stereo. The
+    /// plain loop is what LLVM vectorizes on both; hand-unrolled scalar accumulators defeat the vectorizer.
     @inline(__always)
-    static func dotProduct(_ coefficients: UnsafePointer<UInt32>, _ samples: UnsafePointer<UInt32>, count: Int,
-                           windowSum: Int64, constant: UInt64) -> Int64 {
+    static func dotProducts(_ coefficients: UnsafePointer<UInt32>, _ first: UnsafePointer<UInt32>,
+                            _ second: UnsafePointer<UInt32>, count: Int) -> (UInt64, UInt64) {
+        var a: UInt64 = 0
+        var b: UInt64 = 0
+        for i in 0..<count {
+            let c = UInt64(coefficients[i])
+            a &+= c &* UInt64(first[i])
+            b &+= c &* UInt64(second[i])
+        }
+        return (a, b)
+    }
+
+    /// As `dotProducts`, for the last channel of an odd count (mono, most often).
+    @inline(__always)
+    static func dotProduct(_ coefficients: UnsafePointer<UInt32>, _ samples: UnsafePointer<UInt32>, count: Int) -> UInt64 {
         var sum: UInt64 = 0
         for i in 0..<count {
             sum &+= UInt64(coefficients[i]) &* UInt64(samples[i])
         }
-        let correction = constant &+ UInt64(bitPattern: windowSum) &* UInt64(PolyphaseFilterBank.coefficientOffset)
-        return Int64(bitPattern: sum &- correction)
+        return sum
     }
 }
