@@ -53,8 +53,11 @@ struct ConsoleServerTests {
         let rig = try ConsoleTestRig()
         try rig.server.listen(path: rig.socketPath)
         var clients: [LineClient] = []
-        for _ in 0..<ConsoleServer.maximumClients { clients.append(try LineClient(path: rig.socketPath)) }
-        #expect(rig.turn { rig.server.connections.count == ConsoleServer.maximumClients })
+        // Each accepted before the next connects: connect(2) blocks once the listen backlog (8) is full.
+        for count in 1...ConsoleServer.maximumClients {
+            clients.append(try LineClient(path: rig.socketPath))
+            #expect(rig.turn { rig.server.connections.count == count })
+        }
         let extra = try LineClient(path: rig.socketPath)
         #expect(try extra.reply(turning: rig) == ["ERR state 16 control-socket clients are connected already; try again later"])
         #expect(rig.server.connections.count == ConsoleServer.maximumClients)
