@@ -296,12 +296,7 @@ final class PlaybackService: PlayerControl {
     /// A file checked against the sandbox again (it may have changed since it was listed) and opened.
     private static func item(track: Int, file: String, from: Double, library: MediaLibrary) throws(PlayerError)
         -> PlaybackOutput.Item {
-        let resolved = try library.resolve(file)
-        guard !resolved.isDirectory else { throw PlayerError(.usage, "'\(file)' is a folder") }
-        let audio: AudioFile
-        do { audio = try AudioFile.open(path: resolved.path) } catch {
-            throw PlayerError(.io, "cannot open '\(file)': \(error)")
-        }
+        let (_, audio) = try library.openAudio(file)
         let format = audio.dataFormat
         guard format.channelsPerFrame <= 2 else {
             throw PlayerError(.usage, "cannot play '\(file)': \(format.channelsPerFrame) channels (the player plays mono or stereo)")
