@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca clean help
 
 all: build
 
@@ -26,6 +26,7 @@ help:
 	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
 	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
+	@echo "make mca       cycles per sample of the DSP hot loops in the make arm binary (llvm-mca, A72/A53)"
 
 deps:
 	@image/host-deps.sh host
@@ -114,6 +115,11 @@ image-raw: deb
 test-image: deb
 	@image/host-deps.sh boot
 	@image/rpi/test-image.sh
+
+# llvm-mca's Cortex-A72/A53 cost of the hot loops of the shipped aarch64 binary (Benchmarks/mca/loop-cost.sh).
+mca: arm
+	@image/host-deps.sh mca
+	@Benchmarks/mca/loop-cost.sh
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \
