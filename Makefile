@@ -13,7 +13,8 @@ help:
 	@echo "make test-host host tests only"
 	@echo "make test-release the command-line tests against the host's release build"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
-	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
+	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static, then check that"
+	@echo "               the aarch64 binary renders byte-identical files to the host's release build"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers, then 'appliance run' on a board"
 	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/)"
@@ -67,6 +68,8 @@ arm:
 test-arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh test
+	$(SWIFT) build -c release --product appliance
+	@image/cross/render-determinism.sh "$$($(SWIFT) build -c release --show-bin-path)/appliance"
 
 test-system: arm
 	@image/host-deps.sh system

@@ -2,7 +2,7 @@
 # Cycles per unit of work of the DSP hot loops in the shipped aarch64 binary, by llvm-mca's models of the
 # Cortex-A72 (Pi 4) and Cortex-A53 (Pi Zero 2 W, Pi 3): a cost figure that needs no board.
 #
-# Usage: Benchmarks/mca/loop-cost.sh [SHIPPED [UNSTRIPPED]]
+# Usage: [LOOP_TABLE=FILE] Benchmarks/mca/loop-cost.sh [SHIPPED [UNSTRIPPED]]
 #        (defaults: .build-arm/bin/appliance, the `make arm` output, and the unstripped binary it was stripped from,
 #         .build-arm/dynamic/aarch64-unknown-linux-gnu/release/appliance)
 #
@@ -19,9 +19,12 @@
 # Needs: llvm-objdump, llvm-mca, llvm-nm (Debian's llvm package; image/host-deps.sh mca).
 set -euo pipefail
 
-readonly LOOPS='
+LOOPS='
 EQ, two bell stages, stereo (runBellTwoStagesPair)|BiquadKernelO20runBellTwoStagesPair_|4|sample per band
 '
+# LOOP_TABLE=FILE replaces the table (same format), e.g. for a probe object (Benchmarks/eq-design/probe-cost.sh).
+[[ -n ${LOOP_TABLE:-} ]] && LOOPS=$(cat "$LOOP_TABLE")
+readonly LOOPS
 readonly CPUS="cortex-a72 cortex-a53"
 readonly ITERATIONS=200
 
@@ -35,7 +38,7 @@ for tool in llvm-objdump llvm-mca llvm-nm; do
 done
 [[ -f $shipped ]] || die "no shipped binary at $shipped: run 'make arm' first"
 [[ -f $unstripped ]] || die "no unstripped binary at $unstripped: run 'make arm' first"
-file -b "$shipped" | grep -q 'ARM aarch64' || die "$shipped is not an aarch64 binary"
+file -b "$shipped" | grep -q 'ARM aarch64' || die "$shipped is not an aarch64 binary (or object)"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
