@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench faults clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca faults clean help
 
 all: build
 
@@ -13,7 +13,8 @@ help:
 	@echo "make test-host host tests only"
 	@echo "make test-release the command-line tests against the host's release build"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
-	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
+	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static, then check that"
+	@echo "               the aarch64 binary renders byte-identical files to the host's release build"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers, then 'appliance run' on a board"
 	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/)"
@@ -28,6 +29,7 @@ help:
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
 	@echo "make faults    the injected-fault tests alone (I2C, PCM, GPIO, full disk, vanished media, corrupt"
 	@echo "               settings; RELIABILITY.md section 3); make test-host runs them too"
+	@echo "make mca       cycles per sample of the DSP hot loops in the make arm binary (llvm-mca, A72/A53)"
 
 deps:
 	@image/host-deps.sh host
@@ -74,6 +76,8 @@ arm:
 test-arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh test
+	$(SWIFT) build -c release --product appliance
+	@image/cross/render-determinism.sh "$$($(SWIFT) build -c release --show-bin-path)/appliance"
 
 test-system: arm
 	@image/host-deps.sh system
@@ -122,6 +126,11 @@ image-raw: deb
 test-image: deb
 	@image/host-deps.sh boot
 	@image/rpi/test-image.sh
+
+# llvm-mca's Cortex-A72/A53 cost of the hot loops of the shipped aarch64 binary (Benchmarks/mca/loop-cost.sh).
+mca: arm
+	@image/host-deps.sh mca
+	@Benchmarks/mca/loop-cost.sh
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \
