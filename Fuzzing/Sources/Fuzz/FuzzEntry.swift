@@ -14,6 +14,10 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: Unsafe
     }
     let name = String(cString: raw)
     guard let target = FuzzTarget(rawValue: name) else {
+        if name == "seeds", let root = getenv("FUZZ_SEEDS") {
+            SeedWriter.write(to: String(cString: root))
+            exit(0)
+        }
         if name == "list" {
             print(FuzzTarget.allCases.map(\.rawValue).joined(separator: "\n"))
             exit(0)
