@@ -4,13 +4,15 @@
 #   Fuzzing/fuzz.sh seeds                 seed corpora: the firmware's writers, sox, ffmpeg, flac, lame, opusenc
 #   Fuzzing/fuzz.sh replay                every regression fixture (Fuzzing/Regressions/<target>/*) once
 #   Fuzzing/fuzz.sh run SECONDS [TARGET]  each target (or one) for SECONDS, at nice 19, one after another
+#                                         (FUZZ_KEEP_GOING=1: a finding is recorded and the next target runs)
 # A finding (crash, hang over 10 s, leak, ASan report) fails the run and is left in Fuzzing/Findings/<target>/;
 # make it a fixture in Fuzzing/Regressions/<target>/ with the fix. Growing corpora are kept in Fuzzing/Corpus/.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here"
-binary="$here/.build/debug/Fuzz"
+# FUZZ_BINARY: a copy of the build for long runs (so a rebuild meanwhile does not replace it under them).
+binary="${FUZZ_BINARY:-$here/.build/debug/Fuzz}"
 seeds="$here/.build/seeds"
 timeout_seconds=10
 # The sanitizer build. SwiftPM's `--sanitize fuzzer --sanitize address` hands swiftc two -sanitize= flags, and
@@ -117,7 +119,9 @@ run_one() {
             -dict="Dictionaries/$(dictionary "$target").dict" -artifact_prefix="Findings/$target/" \
             -print_final_stats=1 > "$log" 2>&1; then
         { grep -E "ERROR|SUMMARY|Test unit written|Fatal error|ParseDictionaryFile" "$log" | head -8 >&2; } || true
-        fail "$target: a finding (log Fuzzing/$log; input in Fuzzing/Findings/$target/)"
+        [[ "${FUZZ_KEEP_GOING:-0}" == 1 ]] || fail "$target: a finding (log Fuzzing/$log; input in Fuzzing/Findings/$target/)"
+        echo "fuzz: $target: FINDING after $((SECONDS - start)) s (log Fuzzing/$log)" | tee -a .build/figures.txt
+        return 0
     fi
     local runs cov ft corpus rate
     runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" || echo 0)
