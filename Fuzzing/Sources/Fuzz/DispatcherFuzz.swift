@@ -59,5 +59,7 @@ enum DispatcherFuzz {
         }
         _ = rig.daemon.dispatch(.stop)
         rig.loop.turn(maximumWait: .zero)
+        // Takes would pile up over millions of inputs.
+        FuzzScratch.removeFiles(in: FuzzScratch.directory + "/daemon/recordings")
     }
 }

@@ -12,16 +12,24 @@ enum FuzzScratch {
         directory = "\(base)/appliance-fuzz-\(getpid())"
         mkdir(directory, 0o700)
         atexit {
-            // Only this process's own scratch files (the names `file(named:)` gives out).
-            if let dir = opendir(FuzzScratch.directory) {
-                while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                    if name != "." && name != ".." { unlink(FuzzScratch.directory + "/" + name) }
-                }
-                closedir(dir)
+            // Only this process's own scratch directory (the daemon's state under it first).
+            for sub in ["daemon/media", "daemon/recordings", "daemon"] {
+                FuzzScratch.removeFiles(in: FuzzScratch.directory + "/" + sub)
+                rmdir(FuzzScratch.directory + "/" + sub)
             }
+            FuzzScratch.removeFiles(in: FuzzScratch.directory)
             rmdir(FuzzScratch.directory)
         }
+    }
+
+    /// Unlinks the files directly in `path` (not its subdirectories).
+    static func removeFiles(in path: String) {
+        guard let dir = opendir(path) else { return }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { unlink(path + "/" + name) }
+        }
+        closedir(dir)
     }
 
     /// Writes `bytes` to the scratch file `name` (replacing it) and returns its path.
