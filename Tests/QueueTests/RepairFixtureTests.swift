@@ -55,4 +55,25 @@ struct RepairFixtureTests {
         // ffmpeg reads the repaired file too (its RF64 reader takes the sizes from ds64).
         if toolAvailable("ffmpeg") { #expect(try ffmpegSamples(path) == expected.map { $0 << 16 }) }
     }
+
+    /// fLaC, a 34-byte STREAMINFO (4096-sample blocks, 44.1 kHz, 2 channels, 16 bits, 0 samples: RFC 9639
+    /// section 8.2), then a second STREAMINFO block header of length 0, a last block of the reserved type 126
+    /// and 8 bytes. Repair walked the blocks, found no frame, cut the file to them and said "0 frames recovered",
+    /// but RFC 9639 section 8.1 allows one STREAMINFO only: libFLAC (and `flac -t`) refuse the metadata, so the
+    /// "repaired" file did not open. Repair now refuses it as damage. Found by libFuzzer (Fuzzing/, repair).
+    @Test func aFLACFileWithASecondSTREAMINFOIsRefusedNotRepairedIntoOneThatDoesNotOpen() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("flac-second-streaminfo.flac", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.offset == 42
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(throws: AudioFileError.self) { _ = try AudioFile.open(path: path) }
+        // The reference decoder refuses the same metadata.
+        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+    }
 }
