@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Queue
 
 /// libFuzzer's two entry points. One binary holds every target (one sanitizer build, one link); the environment
 /// variable FUZZ_TARGET names the one this process runs (Fuzzing/fuzz.sh sets it; `FUZZ_TARGET=list` prints them).
@@ -27,6 +28,7 @@ public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: Unsafe
     }
     selected = target
     FuzzScratch.prepare()
+    preloadFFmpeg()
     return 0
 }
 
@@ -35,4 +37,13 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     selected?.run(bytes)
     return 0
+}
+
+/// FFmpeg (about 60 libraries, dlopen'ed once per process on the first AAC or ALAC file) is loaded before the
+/// first input: on a loaded machine that load alone took over libFuzzer's 10 s per-input timeout (a false hang).
+private func preloadFFmpeg() {
+    // An ADTS header (ISO/IEC 13818-7: sync 0xFFF, AAC LC, 44.1 kHz, 2 channels) and nothing after it.
+    let path = FuzzScratch.file(named: "preload.aac", holding: [0xFF, 0xF1, 0x50, 0x80, 0x01, 0xFF, 0xFC])
+    _ = try? AudioFile.open(path: path, typeHint: .adts)
+    FuzzScratch.remove("preload.aac")
 }
