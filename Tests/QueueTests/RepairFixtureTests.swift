@@ -76,4 +76,21 @@ struct RepairFixtureTests {
         // The reference decoder refuses the same metadata.
         if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
     }
+
+    /// fLaC, the same STREAMINFO, then a last VORBIS_COMMENT block of 8 bytes whose vendor length says 100
+    /// (RFC 9639 section 8.6: a 32-bit little-endian length, then the vendor string), and 8 bytes. Repair took
+    /// the block by its header alone and "repaired" a file libFLAC cannot open. Found by libFuzzer (repair).
+    @Test func aFLACFileWhoseVorbisCommentRunsPastItsBlockIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("flac-vorbis-comment-overrun.flac", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.offset == 42
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+    }
 }

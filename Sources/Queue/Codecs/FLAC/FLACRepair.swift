@@ -30,9 +30,15 @@ enum FLACRepair {
                 // libFLAC would refuse the repaired file's metadata: it is damage, not a cut (issue 16, fuzzing).
                 throw AudioFileError(.malformed, "cannot repair: \(refusal)", offset: offset)
             }
+            let blockStart = offset
             offset += 4 + size
             guard offset <= length else {
                 throw AudioFileError(.truncated, "cannot repair: the file was cut inside its metadata blocks, before any audio", offset: length)
+            }
+            // libFLAC parses the tags when the file is opened: lengths that run past their block fail it there.
+            if block[0] & 0x7F == 4, VorbisComment(try file.read(count: Int(size), at: blockStart + 4)) == nil {
+                throw AudioFileError(.malformed, "cannot repair: a VORBIS_COMMENT block whose lengths run past it",
+                                     offset: blockStart)
             }
             if block[0] & 0x80 != 0 { break }
         }
