@@ -93,4 +93,21 @@ struct RepairFixtureTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
     }
+
+    /// The repair fuzz target's input as it found it (1217 bytes): RF64 whose ds64 says 512 data bytes and 1000
+    /// samples (EBU Tech 3306), IMA ADPCM `fmt ` (tag 0x11, 256-byte blocks of 505 frames: RFC 2361), `fact`,
+    /// `data`, then chunks after the audio: a `PAD ` and a second, damaged `fmt ` (an extensible one whose GUID is
+    /// no format tag). Repair kept every whole chunk there and said 1000 frames, but the reader refused the second
+    /// `fmt `, so the repaired file did not open. Repair now keeps only the chunks a recording carries after its
+    /// audio and drops the rest.
+    @Test func anRF64FileWithADamagedSecondFmtAfterTheAudioOpensOnceRepaired() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("rf64-second-fmt-after-data.wav", into: directory)
+        let report = try AudioFile.repair(path: path)
+        // ds64 sampleCount 1000 is within the two blocks' 1010 frames, so it is the count kept.
+        #expect(report.frameCount == 1000)
+        let file = try AudioFile.open(path: path)
+        #expect(file.frameCount == 1000)
+        #expect(file.fileType == .rf64)
+    }
 }
