@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench fuzz test-fuzz clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench faults fuzz test-fuzz clean help
 
 all: build
 
@@ -30,9 +30,17 @@ help:
 	@echo "               (Fuzzing/fuzz.sh; RELIABILITY.md '1. Fuzzing'; default 60)"
 	@echo "make test-fuzz the bounded form in make test: the sanitizer build, every regression fixture replayed,"
 	@echo "               then each target $(TEST_FUZZ_SECONDS) s"
+	@echo "make faults    the injected-fault tests alone (I2C, PCM, GPIO, full disk, vanished media, corrupt"
+	@echo "               settings; RELIABILITY.md section 3); make test-host runs them too"
 
 deps:
 	@image/host-deps.sh host
+
+# The injected-fault tests (RELIABILITY.md section 3), a part of test-host run on their own.
+FAULT_TESTS = FaultTests|aCorruptSettingsFileIsKeptAsideAndReported|aFullDiskRefusesAndStopsRecordingCleanly|aRecordingOnAFullDiskStopsWithItsFileFinalized|withNoThresholdADiskWithoutASecondOfRoomIsStillFull
+faults: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --filter '$(FAULT_TESTS)'
 
 build: deps
 	$(SWIFT) build
