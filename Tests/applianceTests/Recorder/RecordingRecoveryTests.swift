@@ -42,6 +42,36 @@ struct RecordingRecoveryTests {
         #expect(lines.first?.hasPrefix("cannot recover broken.wav") == true)
     }
 
+    /// Issue 16 (power cuts, a kill just after `record`): an Ogg Opus take cut before its first audio page
+    /// (the ID and comment header pages only, RFC 7845 section 3) is not playable (ffmpeg: "End of file");
+    /// the start-up removes it and says so. A cut Opus take with audio pages, and a whole one, are left alone.
+    @Test func anOpusTakeCutBeforeItsFirstAudioPageIsRemovedAndSaidSo() throws {
+        let directory = NSTemporaryDirectory() + "recorder-recovery-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = directory + "/source.wav"
+        try ReferenceTool.run("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "1000"])
+        let whole = directory + "/whole.opus"
+        try ReferenceTool.run("opusenc", ["--quiet", wav, whole])
+        try FileManager.default.removeItem(atPath: wav)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        // Ogg pages begin with "OggS" (RFC 3533 section 6): the third page is the first audio page.
+        let capture = Data("OggS".utf8)
+        var pages: [Int] = []
+        var from = bytes.startIndex
+        while let found = bytes.range(of: capture, in: from..<bytes.endIndex) {
+            pages.append(found.lowerBound)
+            from = found.upperBound
+        }
+        try #require(pages.count > 4, "opusenc wrote \(pages.count) pages")
+        try bytes[..<pages[2]].write(to: URL(fileURLWithPath: directory + "/headers-only.opus"))
+        try bytes[..<(pages[4] + 10)].write(to: URL(fileURLWithPath: directory + "/cut.opus"))
+        #expect(RecordingRecovery.run(directory: directory) == ["removed headers-only.opus: cut before any audio reached the disk"])
+        #expect(!FileManager.default.fileExists(atPath: directory + "/headers-only.opus"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/cut.opus"))
+        #expect(FileManager.default.fileExists(atPath: whole))
+    }
+
     @Test func aRecordingOnAFullDiskStopsWithItsFileFinalized() throws {
         // A 1 MiB tmpfs (needs root, as the test host runs): 24-bit stereo at 48 kHz is 288,000 bytes a
         // second, so the disk fills after about 3.6 s of frames.
