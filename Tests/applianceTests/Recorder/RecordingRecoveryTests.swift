@@ -37,20 +37,25 @@ struct RecordingRecoveryTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         FileManager.default.createFile(atPath: directory + "/broken.wav", contents: Data("RIFF".utf8))
         FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("not audio".utf8))
+        // Issue 16: a take cut before any audio holds nothing to recover (and would be reported at every start):
+        // removed, and said so.
         let lines = RecordingRecovery.run(directory: directory)
-        #expect(lines.count == 1)
-        #expect(lines.first?.hasPrefix("cannot recover broken.wav") == true)
+        #expect(lines == ["removed broken.wav: cut before any audio reached the disk"])
+        #expect(!FileManager.default.fileExists(atPath: directory + "/broken.wav"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/notes.txt"))
     }
 
-    /// Issue 16 (power cuts, a kill just after `record`): an Ogg Opus take cut before its first audio page
-    /// (the ID and comment header pages only, RFC 7845 section 3) is not playable (ffmpeg: "End of file");
-    /// the start-up removes it and says so. A cut Opus take with audio pages, and a whole one, are left alone.
-    @Test func anOpusTakeCutBeforeItsFirstAudioPageIsRemovedAndSaidSo() throws {
+    /// Issue 16 (power cuts): an Ogg Opus take cut mid-page has no end-of-stream page (RFC 3533 section 4;
+    /// opusinfo: "EOS not set"): the repair cuts the partial page and flags the last whole one, after which
+    /// opusinfo finds nothing to warn about and opusdec decodes it. One cut before its first audio page (the ID
+    /// and comment header pages only, RFC 7845 section 3) plays nowhere (ffmpeg: "End of file"): removed, said
+    /// so. A whole file is left alone.
+    @Test func anOpusTakeCutMidPageIsEndedAndOneWithoutAudioIsRemoved() throws {
         let directory = NSTemporaryDirectory() + "recorder-recovery-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wav = directory + "/source.wav"
-        try ReferenceTool.run("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "1000"])
+        try ReferenceTool.run("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", wav, "synth", "3", "sine", "1000"])
         let whole = directory + "/whole.opus"
         try ReferenceTool.run("opusenc", ["--quiet", wav, whole])
         try FileManager.default.removeItem(atPath: wav)
@@ -65,11 +70,22 @@ struct RecordingRecoveryTests {
         }
         try #require(pages.count > 4, "opusenc wrote \(pages.count) pages")
         try bytes[..<pages[2]].write(to: URL(fileURLWithPath: directory + "/headers-only.opus"))
-        try bytes[..<(pages[4] + 10)].write(to: URL(fileURLWithPath: directory + "/cut.opus"))
-        #expect(RecordingRecovery.run(directory: directory) == ["removed headers-only.opus: cut before any audio reached the disk"])
+        let cut = directory + "/cut.opus"
+        try bytes[..<(pages[4] + 10)].write(to: URL(fileURLWithPath: cut))
+        // The end of the last whole page (the fourth) is where the cut file is cut to; its granule position,
+        // less the pre-skip (OpusHead bytes 10-11), is what it holds, at 48 kHz.
+        let granule = bytes[(pages[3] + 6)..<(pages[3] + 14)].reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let head = pages[0] + 27 + Int(bytes[pages[0] + 26])   // the body, after the segment table
+        let preSkip = Int64(bytes[head + 10]) | Int64(bytes[head + 11]) << 8
+        let seconds = (Double(granule - preSkip) / 48_000 * 10).rounded() / 10
+        let lines = RecordingRecovery.run(directory: directory)
+        #expect(Set(lines) == ["removed headers-only.opus: cut before any audio reached the disk", "recovered cut.opus: \(seconds) s"])
         #expect(!FileManager.default.fileExists(atPath: directory + "/headers-only.opus"))
-        #expect(FileManager.default.fileExists(atPath: directory + "/cut.opus"))
-        #expect(FileManager.default.fileExists(atPath: whole))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cut)).count == pages[4])
+        let info = try Subprocess.run("/usr/bin/opusinfo", [cut])
+        #expect(info.status == 0 && !(info.stdoutText + info.stderrText).contains("WARNING"), "\(info.stdoutText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: whole)) == bytes)
+        #expect(RecordingRecovery.run(directory: directory).isEmpty, "a second start finds nothing to do")
     }
 
     @Test func aRecordingOnAFullDiskStopsWithItsFileFinalized() throws {
