@@ -12,7 +12,7 @@ enum RecordingRecovery {
     /// STREAMINFO's length (FLAC) or the end-of-stream page (Ogg Opus) are set from what reached the disk.
     static let repairable: Set<AudioFileType> = [.wave, .rf64, .aiff, .aifc, .caf, .flac, .ogg]
     /// Fragmented M4A (an empty index up front, a fragment per commit) delimits itself: it reads to its last
-    /// complete fragment as it is, and is only checked for audio.
+    /// complete fragment as it is; one cut before its first fragment (the empty index only) holds no audio.
     static let selfDelimiting: Set<AudioFileType> = [.m4a]
 
     /// One line per recording recovered ("recovered NAME: N s") or removed, and one per file that could not
@@ -26,7 +26,10 @@ enum RecordingRecovery {
             guard FileStatus.of(path).map({ $0.kind == .regular }) ?? false else { continue }
             do {
                 guard Self.repairable.contains(type) else {
-                    try AudioFile.open(path: path).close()
+                    let file = try AudioFile.open(path: path)
+                    let frames = file.frameCount
+                    try file.close()
+                    if frames == 0 { lines.append(removeCutBeforeAudio(path, name: name)) }
                     continue
                 }
                 let report = try AudioFile.repair(path: path, typeHint: type)

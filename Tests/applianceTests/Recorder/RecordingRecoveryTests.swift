@@ -88,6 +88,31 @@ struct RecordingRecoveryTests {
         #expect(RecordingRecovery.run(directory: directory).isEmpty, "a second start finds nothing to do")
     }
 
+    /// Issue 16 (power cuts): a fragmented M4A take (an empty index, then a moof + mdat per commit, ISO/IEC
+    /// 14496-12 section 8.8) cut before its first fragment made AudioFile.open fail ("FFmpeg cannot seek to
+    /// frame 0"), so every start said "cannot recover". It opens as empty now (ffmpeg decodes no sample from
+    /// it either), and the start-up removes it; a take cut after a fragment is left to play.
+    @Test func anM4ATakeCutBeforeItsFirstFragmentOpensEmptyAndIsRemoved() throws {
+        let directory = NSTemporaryDirectory() + "recorder-recovery-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let whole = directory + "/whole.m4a"
+        try ReferenceTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=1000:duration=2", "-c:a", "alac",
+                                         "-movflags", "+empty_moov+frag_keyframe", "-frag_duration", "500000", whole])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let moof = try #require(bytes.range(of: Data("moof".utf8))?.lowerBound, "ffmpeg wrote no fragment")
+        let empty = directory + "/index-only.m4a"
+        try bytes[..<(moof - 4)].write(to: URL(fileURLWithPath: empty))   // the box starts with its 4-byte size
+        let file = try AudioFile.open(path: empty)
+        #expect(file.frameCount == 0)
+        try file.close()
+        let ffmpeg = try Subprocess.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", empty, "-f", "s16le", "-"])
+        #expect(ffmpeg.status == 0 && ffmpeg.stdout.isEmpty, "ffmpeg decodes \(ffmpeg.stdout.count) bytes: \(ffmpeg.stderrText)")
+        #expect(RecordingRecovery.run(directory: directory) == ["removed index-only.m4a: cut before any audio reached the disk"])
+        #expect(!FileManager.default.fileExists(atPath: empty))
+        #expect(FileManager.default.fileExists(atPath: whole))
+    }
+
     @Test func aRecordingOnAFullDiskStopsWithItsFileFinalized() throws {
         // A 1 MiB tmpfs (needs root, as the test host runs): 24-bit stereo at 48 kHz is 288,000 bytes a
         // second, so the disk fills after about 3.6 s of frames.
