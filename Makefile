@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
+.PHONY: all deps build run test test-host test-release powercut arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
 
 all: build
 
@@ -12,6 +12,8 @@ help:
 	@echo "               then the same tests on aarch64 under qemu, then the kernel rig (test-system)"
 	@echo "make test-host host tests only"
 	@echo "make test-release the command-line tests against the host's release build"
+	@echo "make powercut  the long power-cut run: the release appliance SIGKILLed while recording, POWERCUT_RUNS"
+	@echo "               per format (default 100; POWERCUT_SEED=N repeats a run); RELIABILITY.md section 2"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
@@ -59,11 +61,31 @@ test-release: deps
 	APPLIANCE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/appliance" \
 		$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) --filter applianceTests
 
+# Power cuts while recording, the long run (RELIABILITY.md section 2; `make test` runs it bounded): the release
+# binary recording every format, SIGKILLed at seeded points, restarted, each take checked (PowerCutTests).
+POWERCUT_RUNS ?= 100
+powercut: deps
+	$(SWIFT) build -c release --product appliance
+	$(SWIFT) build --build-tests
+	POWERCUT_RUNS=$(POWERCUT_RUNS) $(if $(POWERCUT_SEED),POWERCUT_SEED=$(POWERCUT_SEED)) \
+		APPLIANCE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/appliance" \
+		$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) --filter PowerCutTests
+
 arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh build
 
-test-arm:
+test-# Power cuts while recording, the long run (RELIABILITY.md section 2; `make test` runs it bounded): the release
+# binary recording every format, SIGKILLed at seeded points, restarted, each take checked (PowerCutTests).
+POWERCUT_RUNS ?= 100
+powercut: deps
+	$(SWIFT) build -c release --product appliance
+	$(SWIFT) build --build-tests
+	POWERCUT_RUNS=$(POWERCUT_RUNS) $(if $(POWERCUT_SEED),POWERCUT_SEED=$(POWERCUT_SEED)) \
+		APPLIANCE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/appliance" \
+		$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) --filter PowerCutTests
+
+arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh test
 

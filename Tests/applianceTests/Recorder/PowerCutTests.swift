@@ -16,14 +16,18 @@ import TestSupport
 /// sox, `flac -t`, opusinfo for their formats) and with our AudioFile, and a take must have lost at most the
 /// commit interval: what `status` said was written just before the kill, less what plays after the restart.
 ///
-/// `POWERCUT_RUNS` runs per format (default 17: 102 in all), `POWERCUT_SEED` the seed (printed on failure).
+/// `POWERCUT_RUNS` runs per format, `POWERCUT_SEED` the seed (printed on failure). By default 17 per format
+/// (102 in all, about 2 minutes) against the release binary (`make test-release`), 3 against the debug build
+/// (`make test-host`) and 2 under qemu-user (`make test-arm`), keeping all three within the 5 minutes
+/// `make test` allows; `make powercut POWERCUT_RUNS=N` is the long run.
 @Suite("Power cuts while recording")
 struct PowerCutTests {
     /// The recorder's commit interval (TakeWriter.Output.commitSeconds): what a cut may cost at most.
     static let commitSeconds = TakeWriter.Output(type: .wave, fileFormat: .linearPCM(sampleRate: 48_000, channels: 2, bits: 16),
                                                  safetyTrack: false, names: RecordingNames(directory: "", fileExtension: "wav")).commitSeconds
     static let environment = ProcessInfo.processInfo.environment
-    static let runs = Int(environment["POWERCUT_RUNS"] ?? "") ?? 17
+    static let runs = Int(environment["POWERCUT_RUNS"] ?? "")
+        ?? (environment["APPLIANCE_LAUNCHER"].map { !$0.isEmpty } == true ? 2 : environment["APPLIANCE_BINARY"] != nil ? 17 : 3)
     static let seed = UInt64(environment["POWERCUT_SEED"] ?? "") ?? 0x16B
     static let hasTools = ["/usr/bin/ffmpeg", "/usr/bin/sox", "/usr/bin/flac", "/usr/bin/opusinfo"]
         .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
