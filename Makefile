@@ -75,17 +75,7 @@ arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh build
 
-test-# Power cuts while recording, the long run (RELIABILITY.md section 2; `make test` runs it bounded): the release
-# binary recording every format, SIGKILLed at seeded points, restarted, each take checked (PowerCutTests).
-POWERCUT_RUNS ?= 100
-powercut: deps
-	$(SWIFT) build -c release --product appliance
-	$(SWIFT) build --build-tests
-	POWERCUT_RUNS=$(POWERCUT_RUNS) $(if $(POWERCUT_SEED),POWERCUT_SEED=$(POWERCUT_SEED)) \
-		APPLIANCE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/appliance" \
-		$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) --filter PowerCutTests
-
-arm:
+test-arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh test
 
