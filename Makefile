@@ -18,7 +18,9 @@ help:
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers, then 'appliance run' on a board"
-	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/)"
+	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/);"
+	@echo "               then power cuts: QEMU killed while the appliance records onto ext4 on a virtio disk"
+	@echo "               (POWERCUT_SYSTEM_RUNS, default 5; image/system/powercut.sh)"
 	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
 	@echo "               and installs, upgrades, removes and purges it in a trixie arm64 guest"
 	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
@@ -82,6 +84,7 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+	@image/system/system.sh powercut
 
 # The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary, with
 # the overlays image/overlays/build.sh compiles (it renders them with the host's debug build: deps).
