@@ -31,6 +31,7 @@ stage_dir=$work/initramfs
 mkdir -p "$stage_dir"
 cp -a "$cache/guest/." "$stage_dir/"
 mkdir -p "$stage_dir"/{proc,sys,dev,tmp,modules}
+mknod -m 600 "$stage_dir/dev/console" c 5 1   # init's output, before devtmpfs is mounted
 install -m 755 "$binary" "$stage_dir/usr/bin/appliance"
 install -m 755 "$here/guest/powercut-init" "$stage_dir/init"
 python3 "$here/collect-modules.py" "$cache/kernel/usr/lib/modules/$kver" "$stage_dir/modules" $MODULES \

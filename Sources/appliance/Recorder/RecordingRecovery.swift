@@ -34,6 +34,12 @@ enum RecordingRecovery {
                 }
                 let report = try AudioFile.repair(path: path, typeHint: type)
                 guard !report.wasIntact else { continue }
+                // Cut after its header but before a whole frame: as empty as one cut inside the header (and an
+                // empty AIFF is one sox refuses: "Missing SSND chunk").
+                if report.frameCount == 0 {
+                    lines.append(removeCutBeforeAudio(path, name: name))
+                    continue
+                }
                 let seconds = Double(report.frameCount) / report.dataFormat.sampleRate
                 lines.append("recovered \(name): \((seconds * 10).rounded() / 10) s")
             } catch let error as AudioFileError where error.kind == .truncated {

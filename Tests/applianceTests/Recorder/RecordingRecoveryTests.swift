@@ -126,6 +126,30 @@ struct RecordingRecoveryTests {
         #expect(output.writeOptions.commitInterval == 1)
     }
 
+    /// Issue 16 (power cuts, the long run, seed 2026): a take cut after its header but before its first whole
+    /// frame was "recovered" as an empty file, and an empty AIFF is one sox does not open ("Missing SSND chunk
+    /// in AIFF file", sox 14.4). Nothing to play: removed, said so, in every container. An AIFF cut after a
+    /// frame is repaired as before.
+    @Test(arguments: ["aiff", "wav", "caf"])
+    func aTakeCutBeforeItsFirstWholeFrameIsRemoved(container: String) throws {
+        let directory = NSTemporaryDirectory() + "recorder-recovery-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let whole = directory + "/whole.\(container)"
+        try ReferenceTool.run("sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", whole, "synth", "1", "sine", "1000"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        // 4 bytes of sample data (one 16-bit stereo frame) are 1 s * 48,000 * 4 = 192,000 bytes before the end, in
+        // each of these files sox wrote with the audio last.
+        let audioStart = bytes.count - 192_000
+        try bytes[..<(audioStart + 3)].write(to: URL(fileURLWithPath: directory + "/empty.\(container)"))
+        try bytes[..<(audioStart + 4 * 10 + 1)].write(to: URL(fileURLWithPath: directory + "/short.\(container)"))
+        try FileManager.default.removeItem(atPath: whole)
+        #expect(Set(RecordingRecovery.run(directory: directory)) == ["removed empty.\(container): cut before any audio reached the disk",
+                                                                     "recovered short.\(container): 0.0 s"])
+        #expect(!FileManager.default.fileExists(atPath: directory + "/empty.\(container)"))
+        #expect(try AudioFile.open(path: directory + "/short.\(container)").frameCount == 10)
+    }
+
     @Test func aRecordingOnAFullDiskStopsWithItsFileFinalized() throws {
         // A 1 MiB tmpfs (needs root, as the test host runs): 24-bit stereo at 48 kHz is 288,000 bytes a
         // second, so the disk fills after about 3.6 s of frames.
