@@ -40,7 +40,8 @@ python3 "$here/collect-modules.py" "$cache/kernel/usr/lib/modules/$kver" "$stage
 
 # One data disk for all the runs, as on a device: the takes of earlier cuts stay beside the new ones.
 disk=$work/data.img
-mkfs.ext4 -q -F -L appliance-data "$disk" 64M
+# Larger than the recorder's free-space floor (64 MiB, ApplianceSettings.minimumFreeBytes); sparse on the host.
+mkfs.ext4 -q -F -L appliance-data "$disk" 512M
 
 # Boots the guest in PHASE (record:FORMAT or check), its console log in LOG, in the background: $qemu.
 boot() {
