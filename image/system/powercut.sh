@@ -83,7 +83,8 @@ for ((run = 1; run <= runs; run++)); do
     sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
     kill -9 "$qemu"; wait "$qemu" 2>/dev/null || true
     last=$(tr -d '\r' < "$log" | grep '^POWERCUT-WRITTEN ' | tail -n 1)
-    take=$(echo "$last" | cut -d' ' -f2) written=$(echo "$last" | cut -d' ' -f3)
+    ext=$format; [[ $format == alac ]] && ext=m4a
+    take=$(echo "$last" | cut -d' ' -f2).$ext written=$(echo "$last" | cut -d' ' -f3)
 
     # fsck as the next boot would: the journal replayed, anything else found is fixed and counted.
     fsck_status=0
@@ -101,7 +102,6 @@ for ((run = 1; run <= runs; run++)); do
     [[ $recovery != *"cannot"* ]] || problem+="not recovered: $recovery; "
 
     # The take, copied out of the file system, decoded by ffmpeg.
-    ext=$format; [[ $format == alac ]] && ext=m4a
     copy=$work/run$run.$ext
     debugfs -R "dump /state/recordings/$take $copy" "$disk" > /dev/null 2>&1 || true
     recovered=0
