@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release powercut arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
+.PHONY: all deps build run test test-host test-release powercut arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench faults clean help
 
 all: build
 
@@ -30,9 +30,17 @@ help:
 	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
 	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
+	@echo "make faults    the injected-fault tests alone (I2C, PCM, GPIO, full disk, vanished media, corrupt"
+	@echo "               settings; RELIABILITY.md section 3); make test-host runs them too"
 
 deps:
 	@image/host-deps.sh host
+
+# The injected-fault tests (RELIABILITY.md section 3), a part of test-host run on their own.
+FAULT_TESTS = FaultTests|aCorruptSettingsFileIsKeptAsideAndReported|aFullDiskRefusesAndStopsRecordingCleanly|aRecordingOnAFullDiskStopsWithItsFileFinalized|withNoThresholdADiskWithoutASecondOfRoomIsStillFull
+faults: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --filter '$(FAULT_TESTS)'
 
 build: deps
 	$(SWIFT) build

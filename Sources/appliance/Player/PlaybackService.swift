@@ -25,6 +25,8 @@ final class PlaybackService: PlayerControl {
     private let events: EventSink
     private(set) var state: PlayerState
     private var output: PlaybackOutput?
+    /// Where a media file found gone when its turn came is counted (`stats`' `media missing`).
+    var faults: FaultCounters?
 
     init(library: MediaLibrary, host: any RenderHost, callbackThread: AudioQueueCallbackThread, loop: ControlLoop,
          settings: LiveSettings, events: @escaping EventSink, seed: UInt64) {
@@ -216,6 +218,9 @@ final class PlaybackService: PlayerControl {
             do throws(PlayerError) {
                 try carryOut(action)
             } catch {
+                // Every file was there when the playlist was made (`library.playlist`): one missing now went
+                // away while the player played (deleted, its card unmounted). Playback stops, and says so.
+                if case .open = action, error.code == .notFound { faults?.count(.mediaMissing) }
                 let reached = position
                 output?.queue.dispose()
                 output = nil
