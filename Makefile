@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca faults fuzz test-fuzz clean help
+.PHONY: all deps build run test test-host test-release powercut arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca faults fuzz test-fuzz clean help
 
 all: build
 
@@ -12,12 +12,16 @@ help:
 	@echo "               then the same tests on aarch64 under qemu, then the kernel rig (test-system)"
 	@echo "make test-host host tests only"
 	@echo "make test-release the command-line tests against the host's release build"
+	@echo "make powercut  the long power-cut run: the release appliance SIGKILLed while recording, POWERCUT_RUNS"
+	@echo "               per format (default 100; POWERCUT_SEED=N repeats a run); RELIABILITY.md section 2"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
 	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static, then check that"
 	@echo "               the aarch64 binary renders byte-identical files to the host's release build"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers, then 'appliance run' on a board"
-	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/)"
+	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/);"
+	@echo "               then power cuts: QEMU killed while the appliance records onto ext4 on a virtio disk"
+	@echo "               (POWERCUT_SYSTEM_RUNS, default 5; image/system/powercut.sh)"
 	@echo "make deb       the arm64 Debian package (.build-deb/); make test-deb checks it (lintian, contents)"
 	@echo "               and installs, upgrades, removes and purges it in a trixie arm64 guest"
 	@echo "make image     the Raspberry Pi SD-card image: .build-image/appliance-<board>.img.xz and its .bmap"
@@ -73,6 +77,16 @@ test-release: deps
 	APPLIANCE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/appliance" \
 		$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) --filter applianceTests
 
+# Power cuts while recording, the long run (RELIABILITY.md section 2; `make test` runs it bounded): the release
+# binary recording every format, SIGKILLed at seeded points, restarted, each take checked (PowerCutTests).
+POWERCUT_RUNS ?= 100
+powercut: deps
+	$(SWIFT) build -c release --product appliance
+	$(SWIFT) build --build-tests
+	POWERCUT_RUNS=$(POWERCUT_RUNS) $(if $(POWERCUT_SEED),POWERCUT_SEED=$(POWERCUT_SEED)) \
+		APPLIANCE_BINARY="$$($(SWIFT) build -c release --show-bin-path)/appliance" \
+		$(SWIFT) test --skip-build $(SWIFT_TEST_FLAGS) --filter PowerCutTests
+
 arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh build
@@ -86,6 +100,7 @@ test-arm:
 test-system: arm
 	@image/host-deps.sh system
 	@image/system/system.sh test
+	@image/system/system.sh powercut
 
 # The arm64 Debian package (image/deb/): .build-deb/appliance_<version>_arm64.deb from the `make arm` binary, with
 # the overlays image/overlays/build.sh compiles (it renders them with the host's debug build: deps).

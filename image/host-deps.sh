@@ -42,6 +42,8 @@ if [[ $want == system || $want == all ]]; then
     need[sox]=sox                                    # makes the test signal; reads the daemon scenario's captures
     need[python3]=python3                            # the daemon scenario's console driver; compares captured audio
     need[cpio]=cpio                                  # packs the initramfs
+    need[e2fsck]=e2fsprogs                           # powercut.sh: the data disk made, checked after each cut, read
+    need[ffmpeg]=ffmpeg                              # powercut.sh: decodes the recovered takes
 fi
 if [[ $want == deb || $want == all ]]; then
     need[dpkg-deb]=dpkg                              # packs the staged tree

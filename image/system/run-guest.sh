@@ -33,34 +33,8 @@ install -m 755 "$here/guest/init" "$stage_dir/init"
 install -m 644 "$here/guest/scenarios.sh" "$stage_dir/system/scenarios.sh"
 command -v python3 >/dev/null || die "python3 is missing (run image/host-deps.sh system)"
 
-# The modules, decompressed (busybox insmod takes plain .ko files), and for each top-level module the files to
-# insert in order: its dependencies (modules.dep lists them nearest first, so they load last to first), then it.
-python3 - "$modules" "$stage_dir/modules" $MODULES <<'PY' || die "collecting the modules failed"
-import lzma, os, shutil, sys
-tree, target, wanted = sys.argv[1], sys.argv[2], sys.argv[3:]
-deps = {}
-for line in open(os.path.join(tree, "modules.dep")):
-    path, _, rest = line.partition(":")
-    deps[path] = rest.split()
-by_name = {os.path.basename(p).split(".ko")[0].replace("_", "-"): p for p in deps}
-order = []
-for name in wanted:
-    path = by_name.get(name)
-    if path is None:
-        sys.exit(f"module {name} is not in {tree}/modules.dep")
-    for p in list(reversed(deps[path])) + [path]:
-        base = os.path.basename(p).split(".ko")[0]
-        out = os.path.join(target, base + ".ko")
-        if not os.path.exists(out):
-            src = os.path.join(tree, p)
-            if p.endswith(".xz"):
-                with lzma.open(src) as f, open(out, "wb") as o: o.write(f.read())
-            else:
-                shutil.copyfile(src, out)
-        order.append(f"{name} {base}.ko")
-open(os.path.join(target, "order"), "w").write("\n".join(order) + "\n")
-print(f"modules: {', '.join(wanted)} with {len(set(order)) - len(wanted)} dependencies", file=sys.stderr)
-PY
+# The modules, decompressed, with the order to insert them in (collect-modules.py).
+python3 "$here/collect-modules.py" "$modules" "$stage_dir/modules" $MODULES || die "collecting the modules failed"
 
 # The signal for the loopback: 2 s of white noise between 0.25 s of digital silence (-D: no dither), 16-bit
 # stereo at 48 kHz

@@ -176,8 +176,9 @@ main() {
     case $cmd in
     setup) setup ;;
     test)  setup; "$here/run-guest.sh" "$cache" "$(kernel_version)" "$out" ;;
+    powercut) setup; "$here/powercut.sh" "$cache" "$(kernel_version)" "$out" ;;
     shell) setup; in_env "exec bash -i" ;;
-    *) die "unknown command '$cmd' (test, setup, shell)" ;;
+    *) die "unknown command '$cmd' (test, powercut, setup, shell)" ;;
     esac
     say "$cmd done in $((SECONDS - started)) s"
 }

@@ -29,11 +29,13 @@ extension AudioFile {
         do {
             let head = try file.read(count: CodecLibrary.sniffBytes, at: 0)
             if let type = try CodecLibrary.sniff(head, reading: { try file.read(count: $1, at: $0) }) {
-                // A FLAC recording is repaired by its codec part (to its last complete frame).
-                guard type == .flac else {
-                    throw AudioFileError(.unsupported, "\(type) files are not repaired here (recordings are FLAC, WAV, AIFF or CAF)")
+                // FLAC and Ogg Opus recordings are repaired by their codec part (to the last complete frame or page).
+                switch type {
+                case .flac: return try FLACRepair.repair(file)
+                case .ogg: return try OggOpusRepair.repair(file)
+                default:
+                    throw AudioFileError(.unsupported, "\(type) files are not repaired here (recordings are FLAC, Ogg Opus, WAV, AIFF or CAF)")
                 }
-                return try FLACRepair.repair(file)
             }
             return try repair(file, hint: typeHint ?? AudioFileType(pathExtension: extensionOf(path)))
         } catch var error as AudioFileError {

@@ -29,6 +29,17 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         /// Bit rate (Opus) for the library codecs; ignored by linear PCM.
         var encoder = EncoderSettings()
         var commitSeconds: Double = 1
+
+        /// How each file is written: sizes (or FLAC frames, Ogg pages, M4A fragments) committed every
+        /// `commitSeconds` of audio and synced then (fsync(2)), so a power cut loses at most that much. Without
+        /// the sync a commit is only in the page cache, which a power cut loses with the audio before it (ext4
+        /// writes dirty data back after up to 30 s: dirty_expire_centisecs; issue 16). No metadata chunk: on a
+        /// full disk the trailer must fit in what little is left (markers only).
+        var writeOptions: AudioFileWriteOptions {
+            var options = AudioFileWriteOptions(commitInterval: commitSeconds, synchronizeOnCommit: true)
+            options.encoder = encoder
+            return options
+        }
     }
 
     /// -12 dB as an 8.24 gain: 10^(-12/20) rounded to 2^-24.
@@ -191,9 +202,7 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
             return shared.chosenBase
         }
         base = chosen ?? output.names.base(at: time)
-        // No metadata chunk: on a full disk the trailer must fit in what little is left (markers only).
-        var options = AudioFileWriteOptions(commitInterval: output.commitSeconds)
-        options.encoder = output.encoder
+        let options = output.writeOptions
         main = try AudioFile.create(path: output.names.path(base), type: output.type, format: output.fileFormat, options: options)
         if output.safetyTrack {
             safetyFile = try AudioFile.create(path: output.names.safetyPath(base), type: output.type, format: output.fileFormat,

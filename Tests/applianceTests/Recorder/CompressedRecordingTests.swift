@@ -175,9 +175,9 @@ struct CompressedRecordingTests {
         #expect(file.frameCount == frames)
     }
 
-    /// An Opus take cut by a power loss needs no repair (Ogg pages delimit themselves, RFC 3533): start-up
-    /// recovery reports nothing, and opusdec reads the file to its last complete page, at least the second
-    /// committed before the cut.
+    /// An Opus take cut by a power loss: Ogg pages delimit themselves (RFC 3533), but the stream has no
+    /// end-of-stream page; start-up recovery ends it at its last complete page (issue 16) and says so, and
+    /// opusdec reads the file to that page, at least the second committed before the cut.
     @Test
     func anOpusTakeCutByAPowerLossPlaysToItsLastPage() throws {
         let harness = try RecorderHarness()
@@ -186,7 +186,9 @@ struct CompressedRecordingTests {
         try harness.periods(150)
         let copy = try harness.copyCutByPowerLoss("\(Self.take).opus", losing: 100)
         _ = harness.service.stopRecording()
-        #expect(RecordingRecovery.run(directory: harness.directory + "/cut").isEmpty)
+        let recovered = RecordingRecovery.run(directory: harness.directory + "/cut")
+        #expect(recovered.count == 1 && recovered.first?.hasPrefix("recovered \(Self.take).opus: ") == true, "\(recovered)")
+        #expect(RecordingRecovery.run(directory: harness.directory + "/cut").isEmpty, "a second start finds nothing to do")
         let decoded = harness.file("decoded.wav")
         try ReferenceTool.run("opusdec", ["--quiet", copy, decoded])
         let frames = try soxSamples(decoded).count / 2

@@ -153,7 +153,9 @@ final class FFmpegFileReader: CompressedFileReader {
         info = CompressedFileInfo(fileType: type, format: format, frameCount: max(0, length),
                                   encoderDelay: Int(scan.skipped + delay), padding: Int(max(0, coded - scan.skipped - delay - length)),
                                   bitRate: bitRate > 0 ? bitRate : nil, encoder: encoder, metadata: metadata)
-        try rewind(toFrame: 0)
+        // No packet at all (a fragmented M4A cut before its first fragment: issue 16): nothing to seek in, and
+        // FFmpeg refuses to (EPERM); the file opens as empty.
+        if scan.firstTimestamp != nil { try rewind(toFrame: 0) }
     }
 
     deinit { session.release() }

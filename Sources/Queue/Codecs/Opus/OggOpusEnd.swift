@@ -9,6 +9,8 @@ struct OggOpusEnd {
     var isComplete: Bool
     /// Byte offset just past the last complete page.
     var lastCompletePageEnd: Int64
+    /// Where that page begins, and its granule position (nil when the window holds no complete page).
+    var lastCompletePage: (start: Int64, granulePosition: Int64)? = nil
     /// Frames trimmed from the last packets (0 when the file does not end properly).
     var padding: Int
 
@@ -38,10 +40,11 @@ struct OggOpusEnd {
             }
             let lastEnd = start + Int64(last.offset + last.header.headerBytes)
                 + Int64(last.header.bodyBytes(UnsafeRawBufferPointer(rebasing: raw[last.offset...])))
+            let page = (start: start + Int64(last.offset), granulePosition: last.header.granulePosition)
             guard last.header.isEndOfStream else {
-                return OggOpusEnd(isComplete: false, lastCompletePageEnd: lastEnd, padding: 0)
+                return OggOpusEnd(isComplete: false, lastCompletePageEnd: lastEnd, lastCompletePage: page, padding: 0)
             }
-            return OggOpusEnd(isComplete: true, lastCompletePageEnd: lastEnd,
+            return OggOpusEnd(isComplete: true, lastCompletePageEnd: lastEnd, lastCompletePage: page,
                               padding: padding(raw, pages.filter { $0.header.serialNumber == last.header.serialNumber }))
         }
     }
