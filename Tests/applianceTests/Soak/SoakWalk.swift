@@ -62,7 +62,7 @@ final class SoakWalk {
         } else if roll < 0.67 {
             try chord()
         } else if roll < 0.72 {
-            jack()
+            try jack()
         }
         try dwell()
         for problem in invariants.check() { fail(problem) }
@@ -132,6 +132,7 @@ final class SoakWalk {
         case 32: send(["status", "stats", "board"][random.below(3)], mustSucceed: true)
         case 33: send(["help", "help record", "help vol"][random.below(3)], mustSucceed: true)
         case 34: removeRecording()
+        case 35: playRecording()
         default: send(["status", "stats"][random.below(2)], mustSucceed: true)
         }
     }
@@ -159,6 +160,12 @@ final class SoakWalk {
         if reply.outcome == .ok { counts.takes += 1 }
     }
 
+    /// `play recordings/NAME`: a finished take plays on the appliance itself, whatever container it is in.
+    private func playRecording() {
+        guard let name = invariants.verifiedRecordings.randomElement(using: &random) else { return }
+        send("play \(quoted("recordings/" + name))", mustSucceed: true)
+    }
+
     /// `rm` of a finished recording (never one being written: that one is refused).
     private func removeRecording() {
         let finished = invariants.verifiedRecordings
@@ -166,7 +173,7 @@ final class SoakWalk {
             send("ls", mustSucceed: true)
             return
         }
-        send("rm \(quoted(name))", mustSucceed: true)
+        send("rm \(quoted("recordings/" + name))", mustSucceed: true)
         invariants.forget(name)
     }
 
@@ -230,10 +237,14 @@ final class SoakWalk {
         note("shift + play click")
     }
 
-    private func jack() {
+    private func jack() throws {
         counts.jackEvents += 1
+        try rig.settle()   // a volume key still repeating would turn the headphones up after the plug
+        let wasPlugged = known.plugged
         send(["jack in", "jack in headphones", "jack in headset", "jack out", "jack out"][random.below(5)], mustSucceed: true)
         rig.busyUntil = rig.clock.now + .seconds(1)
+        try rig.settle()
+        if !wasPlugged && known.plugged { for problem in invariants.checkPlugIn() { fail(problem) } }
     }
 
     var lastSteps: String { history.joined(separator: "\n") }
