@@ -15,7 +15,7 @@ import Testing
     }
     /// Steps before the resources' baseline is taken: the first takes, tracks, gestures and plugs have made
     /// the threads, caches and pools a running appliance keeps.
-    static let warmUpSteps = 150
+    static let warmUpSteps = 100
     /// Memory: resident size, and its anonymous part (heap, stacks), may grow this much from the end of the
     /// warm-up to the end of the run (a leak of one 4 KiB buffer per step, 6000 steps a day, passes 8 MiB).
     static let rssGrowthKiB = 8 * 1024

@@ -173,8 +173,9 @@ final class SoakWalk {
             send("ls", mustSucceed: true)
             return
         }
-        send("rm \(quoted("recordings/" + name))", mustSucceed: true)
-        invariants.forget(name)
+        // The file playing (or paused) is refused, rightly: "is playing; stop it first".
+        let current = rig.daemon.statusLines.contains { $0.hasPrefix("file: recordings/\(name) ") }
+        if send("rm \(quoted("recordings/" + name))", mustSucceed: !current).outcome == .ok { invariants.forget(name) }
     }
 
     @discardableResult
