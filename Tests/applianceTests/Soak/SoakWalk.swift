@@ -73,7 +73,13 @@ final class SoakWalk {
         if history.count > 25 { history.removeFirst() }
     }
 
+    /// Every broken invariant counts; the first ten are kept with their steps (a run goes on to its end, so
+    /// its figures cover the whole day and a lasting fault shows how long it lasted).
+    private(set) var failureCount = 0
+
     private func fail(_ problem: String) {
+        failureCount += 1
+        guard failures.count < 10 else { return }
         failures.append("seed \(seed) step \(counts.steps): \(problem)\n  last steps:\n    " + history.joined(separator: "\n    "))
     }
 
