@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench clean help
+.PHONY: all deps build run test test-host test-release arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca faults fuzz test-fuzz soak test-soak clean help
 
 all: build
 
@@ -15,7 +15,8 @@ help:
 	@echo "make soak      the soak's full day: SOAK_HOURS=24 SEED=1 (or SEED=1,2,3) on the manual clock, at nice 19"
 	@echo "make test-release the command-line tests against the host's release build"
 	@echo "make arm       cross-build the release binary for aarch64 (Debian trixie)"
-	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static"
+	@echo "make test-arm  cross-build the tests and run them under qemu-aarch64-static, then check that"
+	@echo "               the aarch64 binary renders byte-identical files to the host's release build"
 	@echo "make test-system boot Debian's arm64 kernel under qemu-system-aarch64 and run the aarch64 binary"
 	@echo "               against simulated GPIO, I2C and ALSA kernel drivers, then 'appliance run' on a board"
 	@echo "               made of them, its console on a virtio serial line driven from the host (image/system/)"
@@ -28,9 +29,22 @@ help:
 	@echo "make test-image boot the SD-card image (make image) under qemu-system-aarch64 -M raspi3b to the"
 	@echo "               appliance console; check its service, user, groups and mounts (image/rpi/boot-test.sh)"
 	@echo "make bench     run the benchmarks (host only; see BENCHMARKS.md)"
+	@echo "make fuzz SECONDS=N  libFuzzer (ASan, leak check) on every parser, each target N seconds at nice 19"
+	@echo "               (Fuzzing/fuzz.sh; RELIABILITY.md '1. Fuzzing'; default 60)"
+	@echo "make test-fuzz the bounded form in make test: the sanitizer build, every regression fixture replayed,"
+	@echo "               then each target $(TEST_FUZZ_SECONDS) s"
+	@echo "make faults    the injected-fault tests alone (I2C, PCM, GPIO, full disk, vanished media, corrupt"
+	@echo "               settings; RELIABILITY.md section 3); make test-host runs them too"
+	@echo "make mca       cycles per sample of the DSP hot loops in the make arm binary (llvm-mca, A72/A53)"
 
 deps:
 	@image/host-deps.sh host
+
+# The injected-fault tests (RELIABILITY.md section 3), a part of test-host run on their own.
+FAULT_TESTS = FaultTests|aCorruptSettingsFileIsKeptAsideAndReported|aFullDiskRefusesAndStopsRecordingCleanly|aRecordingOnAFullDiskStopsWithItsFileFinalized|withNoThresholdADiskWithoutASecondOfRoomIsStillFull
+faults: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --filter '$(FAULT_TESTS)'
 
 build: deps
 	$(SWIFT) build
@@ -47,7 +61,7 @@ run: build
 # Host tests, the command-line tests against the host's release build, then the release binaries for the board
 # (checked to be aarch64 and to start under qemu), then the same tests on aarch64, then the aarch64 binary against
 # real kernel drivers in a QEMU guest, then the SD-card image booted under QEMU's raspi3b (test-image).
-test: test-host test-soak test-release arm test-arm test-system test-image
+test: test-host test-soak test-release test-fuzz arm test-arm test-system test-image
 
 test-host: deps
 	$(SWIFT) build --build-tests
@@ -81,6 +95,8 @@ arm:
 test-arm:
 	@image/host-deps.sh arm
 	@image/cross/arm.sh test
+	$(SWIFT) build -c release --product appliance
+	@image/cross/render-determinism.sh "$$($(SWIFT) build -c release --show-bin-path)/appliance"
 
 test-system: arm
 	@image/host-deps.sh system
@@ -129,6 +145,28 @@ image-raw: deb
 test-image: deb
 	@image/host-deps.sh boot
 	@image/rpi/test-image.sh
+
+# llvm-mca's Cortex-A72/A53 cost of the hot loops of the shipped aarch64 binary (Benchmarks/mca/loop-cost.sh).
+mca: arm
+	@image/host-deps.sh mca
+	@Benchmarks/mca/loop-cost.sh
+
+# libFuzzer on every parser (Fuzzing/: its own package, built with -sanitize=fuzzer,address). A finding fails the
+# run and is left in Fuzzing/Findings/<target>/; fixed ones are kept in Fuzzing/Regressions/<target>/.
+SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 10
+
+fuzz: deps
+	@Fuzzing/fuzz.sh build
+	@Fuzzing/fuzz.sh seeds
+	@Fuzzing/fuzz.sh run $(SECONDS)
+
+# The bounded form (make test): build, replay the fixtures, each target TEST_FUZZ_SECONDS (under 8 minutes in all
+# on a 2-core machine).
+test-fuzz: deps
+	@Fuzzing/fuzz.sh build
+	@Fuzzing/fuzz.sh seeds
+	@Fuzzing/fuzz.sh run $(TEST_FUZZ_SECONDS)
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \

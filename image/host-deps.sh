@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs, with apt, the Debian packages the build and tests need on the host, and only the missing ones.
-# Usage: image/host-deps.sh [host|arm|system|deb|image|overlays|boot|all]
+# Usage: image/host-deps.sh [host|arm|system|deb|image|overlays|boot|mca|all]
 #        (host: tests' reference tools; arm: cross-build and qemu-user; system: the QEMU kernel rig;
 #         deb: the Debian package and its checks; image: the SD-card image, image/rpi/;
 #         overlays: the device-tree compiler and the tools that check its output;
-#         boot: the raspi3b boot smoke test, image/rpi/boot-test.sh)
+#         boot: the raspi3b boot smoke test, image/rpi/boot-test.sh;
+#         mca: llvm-objdump and llvm-mca for Benchmarks/mca/loop-cost.sh)
 set -euo pipefail
 
 want=${1:-host}
@@ -17,6 +18,9 @@ if [[ $want == host || $want == all ]]; then
     need[flac]=flac          # reference FLAC encoder/decoder (issue 14)
     need[lame]=lame          # reference MP3 encoder (LAME/Xing gapless header)
     need[opusenc]=opus-tools # reference Opus encoder/decoder (opusenc, opusdec)
+    need[systemd-analyze]=systemd   # rates the unit's hardening (ServiceUnitTests, systemd-analyze security)
+    need[setpriv]=util-linux         # a control-socket client as another uid (UnixSocketPermissionTests)
+    need[python3]=python3            # that client's connect(2) (UnixSocketPermissionTests)
 fi
 # C libraries the HAL links (headers and .so), checked by package rather than by command.
 declare -a libs=()
@@ -78,6 +82,13 @@ if [[ $want == boot || $want == all ]]; then
     need[fdtoverlay]=device-tree-compiler            # applies config.txt's overlays as the firmware would
     need[fdtput]=device-tree-compiler                # the test-only change to its copy of the device tree
     need[python3]=python3                            # drives the two serial consoles
+fi
+
+if [[ $want == mca || $want == all ]]; then
+    need[llvm-objdump]=llvm                          # disassembles the hot loops of the aarch64 binary
+    need[llvm-mca]=llvm                              # cycles per iteration by the Cortex-A72/A53 models
+    need[llvm-nm]=llvm                               # finds them by symbol
+    need[bc]=bc                                      # divides the cycle counts
 fi
 
 missing=()

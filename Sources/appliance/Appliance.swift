@@ -44,8 +44,3 @@ struct Appliance: ParsableCommand {
         return "\(message) (see '\(full[see.upperBound..<end.lowerBound])')"
     }
 }
-
-/// Writes `text` to standard error.
-func writeToStandardError(_ text: String) {
-    StandardStream.error.write(text)
-}

@@ -227,10 +227,15 @@ struct AssembledBoardTests {
                         "\(error)".contains("dtparam=i2c_arm=on"), "\(error)")
             }
         }
-        var namedChip = config
+        // The WM8960 HAT's file puts nothing on GPIO lines; with a button it needs its chip.
+        var withButton = config
+        withButton.buttons = Array(SimulatedBoard.config.buttons.prefix(1))
+        var namedChip = withButton
         namedChip.gpioChip = .chip(.label("gpio-hat"))
         guard !FileManager.default.fileExists(atPath: "/dev/gpiochip0") else { return }   // a machine with GPIO chips
-        for board in [config, namedChip] {
+        // A board that uses no line needs no chip (the appliance's fall-back when the chip is missing).
+        #expect(throws: Never.self) { _ = try BoardGPIO(config: config, simulated: false, timing: .realTime) }
+        for board in [withButton, namedChip] {
             do {
                 _ = try BoardGPIO(config: board, simulated: false, timing: .realTime)
                 Issue.record("no GPIO chip should be found")

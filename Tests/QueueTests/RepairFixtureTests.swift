@@ -55,4 +55,59 @@ struct RepairFixtureTests {
         // ffmpeg reads the repaired file too (its RF64 reader takes the sizes from ds64).
         if toolAvailable("ffmpeg") { #expect(try ffmpegSamples(path) == expected.map { $0 << 16 }) }
     }
+
+    /// fLaC, a 34-byte STREAMINFO (4096-sample blocks, 44.1 kHz, 2 channels, 16 bits, 0 samples: RFC 9639
+    /// section 8.2), then a second STREAMINFO block header of length 0, a last block of the reserved type 126
+    /// and 8 bytes. Repair walked the blocks, found no frame, cut the file to them and said "0 frames recovered",
+    /// but RFC 9639 section 8.1 allows one STREAMINFO only: libFLAC (and `flac -t`) refuse the metadata, so the
+    /// "repaired" file did not open. Repair now refuses it as damage. Found by libFuzzer (Fuzzing/, repair).
+    @Test func aFLACFileWithASecondSTREAMINFOIsRefusedNotRepairedIntoOneThatDoesNotOpen() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("flac-second-streaminfo.flac", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.offset == 42
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(throws: AudioFileError.self) { _ = try AudioFile.open(path: path) }
+        // The reference decoder refuses the same metadata.
+        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+    }
+
+    /// fLaC, the same STREAMINFO, then a last VORBIS_COMMENT block of 8 bytes whose vendor length says 100
+    /// (RFC 9639 section 8.6: a 32-bit little-endian length, then the vendor string), and 8 bytes. Repair took
+    /// the block by its header alone and "repaired" a file libFLAC cannot open. Found by libFuzzer (repair).
+    @Test func aFLACFileWhoseVorbisCommentRunsPastItsBlockIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("flac-vorbis-comment-overrun.flac", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.offset == 42
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+    }
+
+    /// The repair fuzz target's input as it found it (1217 bytes): RF64 whose ds64 says 512 data bytes and 1000
+    /// samples (EBU Tech 3306), IMA ADPCM `fmt ` (tag 0x11, 256-byte blocks of 505 frames: RFC 2361), `fact`,
+    /// `data`, then chunks after the audio: a `PAD ` and a second, damaged `fmt ` (an extensible one whose GUID is
+    /// no format tag). Repair kept every whole chunk there and said 1000 frames, but the reader refused the second
+    /// `fmt `, so the repaired file did not open. Repair now keeps only the chunks a recording carries after its
+    /// audio and drops the rest.
+    @Test func anRF64FileWithADamagedSecondFmtAfterTheAudioOpensOnceRepaired() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("rf64-second-fmt-after-data.wav", into: directory)
+        let report = try AudioFile.repair(path: path)
+        // ds64 sampleCount 1000 is within the two blocks' 1010 frames, so it is the count kept.
+        #expect(report.frameCount == 1000)
+        let file = try AudioFile.open(path: path)
+        #expect(file.frameCount == 1000)
+        #expect(file.fileType == .rf64)
+    }
 }

@@ -22,7 +22,8 @@ import Testing
         let events = EventRecorder()
         let directory: String
 
-        init(settings initial: ApplianceSettings = ApplianceSettings()) throws {
+        /// `gpioChipMissing`: the simulated board's GPIO chip absent at start (a fault, CodecFaultTests' kin).
+        init(settings initial: ApplianceSettings = ApplianceSettings(), gpioChipMissing: Bool = false) throws {
             directory = NSTemporaryDirectory() + "appliance-assembly-\(UUID().uuidString)"
             let paths = DaemonPaths(state: directory, runtime: directory, media: directory + "/media",
                                     recordings: directory + "/recordings", socket: directory + "/control.sock")
@@ -31,8 +32,10 @@ import Testing
             let settings = LiveSettings(initial)
             let log = ServiceLog(prefixed: true) { _ in }
             let events = self.events
-            assembly = try ApplianceAssembly(config: SimulatedBoard.config, pcm: nil, paths: paths, loop: loop,
-                                             settings: settings, log: log, locksMemory: false,
+            let board = try ApplianceAssembly.board(SimulatedBoard.config,
+                                                    options: BoardAssemblyOptions(loopback: true, gpioChipMissing: gpioChipMissing))
+            assembly = try ApplianceAssembly(assembled: board.assembled, pcm: nil, paths: paths, loop: loop,
+                                             settings: settings, log: log, locksMemory: false, gpioMissing: board.gpioMissing,
                                              events: { event in events.record(event) })
             var parts = assembly.parts
             let assembly = self.assembly

@@ -138,6 +138,9 @@ import Testing
             if !stopped { usleep(20_000) }
         }
         #expect(stopped, "\(daemon.events)")
+        // Counted once (RELIABILITY.md section 3), and the next `record` is refused with one clear line.
+        #expect(daemon.command("stats")?.contains("disk full: 1") == true)
+        #expect(daemon.command("record")?.last?.hasPrefix("ERR full ") == true)
         let takes = try FileManager.default.contentsOfDirectory(atPath: recordings).filter { $0.hasSuffix(".wav") }
         #expect(takes.count == 1)
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/soxi"), let take = takes.first {

@@ -75,10 +75,17 @@ import Testing
         let daemon = try DaemonProcess(arguments: [], stateDirectory: state)
         _ = try #require(daemon.waitUntilReady(), "no READY=1; stderr: \(daemon.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: state + "/settings.json.corrupt-1")) == Data("{ not json".utf8))
-        #expect(daemon.standardError.split(separator: "\n").contains {
+        // One warning, not one per turn or per save.
+        #expect(daemon.standardError.split(separator: "\n").filter {
             $0.hasPrefix("<4>settings file ") && $0.contains("kept as \(state)/settings.json.corrupt-1")
-        }, "\(daemon.standardError)")
+        }.count == 1, "\(daemon.standardError)")
+        // Counted in `stats` (RELIABILITY.md section 3), and the next save writes a fresh file beside the kept one.
+        #expect(daemon.command("stats")?.contains("settings corrupt: 1") == true)
+        #expect(daemon.command("vol 40")?.last == "OK")
         #expect(daemon.stop() == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state + "/settings.json.corrupt-1")) == Data("{ not json".utf8))
+        let saved = try Data(contentsOf: URL(fileURLWithPath: state + "/settings.json"))
+        #expect((try? JSONSerialization.jsonObject(with: saved)) != nil, "\(String(decoding: saved, as: UTF8.self))")
     }
 
     /// No such ALSA PCM: the start fails after the codec's power-up, with one line saying so and status 1.

@@ -10,12 +10,17 @@ public struct BoardAssemblyOptions: Sendable {
     public var pcm: String?
     /// On the simulated sound card: what plays comes back on capture (`selftest`).
     public var loopback: Bool
+    /// A fault for tests: the simulated GPIO chip is not there, as on a kernel without the board's GPIO
+    /// driver (`GPIOError.chipNotFound`, what `LinuxGPIO` throws then).
+    public var gpioChipMissing = false
 
-    public init(timing: BoardTiming = .realTime, simulated: Bool? = nil, pcm: String? = nil, loopback: Bool = false) {
+    public init(timing: BoardTiming = .realTime, simulated: Bool? = nil, pcm: String? = nil, loopback: Bool = false,
+                gpioChipMissing: Bool = false) {
         self.timing = timing
         self.simulated = simulated
         self.pcm = pcm
         self.loopback = loopback
+        self.gpioChipMissing = gpioChipMissing
     }
 }
 
@@ -51,7 +56,8 @@ public final class AssembledBoard {
         isSimulated = simulated
         let codec = try Self.codec(config, simulated: simulated)
         self.codec = codec
-        let gpio = try BoardGPIO(config: config, simulated: simulated, timing: options.timing)
+        let gpio = try BoardGPIO(config: config, simulated: simulated, timing: options.timing,
+                                 chipMissing: options.gpioChipMissing)
         self.gpio = gpio
         let pcmClock: any MonotonicClock
         switch options.timing {

@@ -16,12 +16,19 @@ public final class BoardGPIO: Sendable {
     public let pump: SimulatedClockPump?
 
     /// The board's GPIO: simulated when `simulated`, else the kernel's chips through libgpiod.
-    public init(config: BoardConfig, simulated: Bool, timing: BoardTiming) throws(BoardDeviceError) {
+    /// `chipMissing` (simulated only): the chip is not there, a fault for tests. A board that uses no line
+    /// (`BoardConfig.withoutGPIO`) needs no chip: none is looked for.
+    public init(config: BoardConfig, simulated: Bool, timing: BoardTiming, chipMissing: Bool = false) throws(BoardDeviceError) {
+        let needsChip = !config.gpioLines.isEmpty
         guard simulated else {
             let gpio = LinuxGPIO()
             do {
-                chip = try config.gpioChip.selector(on: gpio)
-                _ = try gpio.chip(chip)     // there, now: one error naming the chip, not one per line
+                if needsChip {
+                    chip = try config.gpioChip.selector(on: gpio)
+                    _ = try gpio.chip(chip)     // there, now: one error naming the chip, not one per line
+                } else {
+                    chip = (try? config.gpioChip.selector(on: gpio)) ?? .label("none")
+                }
             } catch {
                 throw .gpio(what: "the GPIO chip (\(config.gpioChip))", error)
             }
@@ -35,6 +42,9 @@ public final class BoardGPIO: Sendable {
         switch timing {
         case .realTime: manual = ManualClock(start: SystemClock.shared.now)
         case .manual(let given): manual = given
+        }
+        if chipMissing && needsChip {
+            throw .gpio(what: "the simulated GPIO chip", .chipNotFound(.label(Self.simulatedChip(for: config).label), available: []))
         }
         let gpio = SimulatedGPIO(clock: manual, chips: [Self.simulatedChip(for: config)])
         do {

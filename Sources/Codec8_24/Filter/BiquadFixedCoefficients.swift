@@ -37,7 +37,9 @@ public struct BiquadFixedCoefficients: Equatable, Sendable {
         let g = design.b0 - 1
         bellGain = Self.quantize(g)
         let tolerance = 1e-14
-        isBell = abs(design.b1 - design.a1) <= tolerance && abs((design.b2 - design.a2) + g) <= tolerance
+        // Below 16 (+24.6 dB for a peak), so the bell kernel can double its coefficients (`BiquadKernel`).
+        let doublable = [bellGain, negA1, negA2].allSatisfy { $0.magnitude < UInt64(1) << 62 }
+        isBell = abs(design.b1 - design.a1) <= tolerance && abs((design.b2 - design.a2) + g) <= tolerance && doublable
     }
 
     /// The identity filter.

@@ -3,13 +3,14 @@
 /// iteration. The two recurrences are independent within an iteration, so twice as many multiplies are in
 /// flight as in a one-stage loop; the arithmetic, and so the output, is exactly that of two one-stage passes.
 extension BiquadKernel {
-    /// One bell step: returns (y0, e0) for input x0 with history x2, e1, e2.
+    /// One bell step: returns (y0, e0) for input x0 with history x2, e1, e2; `g`, `na1`, `na2` doubled
+    /// (`high(doubled:_:)`).
     @inline(__always)
     static func bellStep(
         _ x0: Int64, _ x2: Int64, _ e1: Int64, _ e2: Int64, _ g: Int64, _ na1: Int64, _ na2: Int64
     ) -> (y: Int64, e: Int64) {
-        let partial = high(g, x0 &- x2) &+ high(na2, e2)
-        let e0 = (partial &+ high(na1, e1)) &<< Int64(productShift)
+        let partial = high(doubled: g, x0 &- x2) &+ high(doubled: na2, e2)
+        let e0 = (partial &+ high(doubled: na1, e1)) &<< Int64(productShift)
         return (x0 &+ e0, e0)
     }
 
@@ -19,8 +20,8 @@ extension BiquadKernel {
         _ a: inout BiquadState, _ b: inout BiquadState
     ) {
         guard frames > 0 else { return }
-        let ga = ca.bellGain, na1a = ca.negA1, na2a = ca.negA2
-        let gb = cb.bellGain, na1b = cb.negA1, na2b = cb.negA2
+        let ga = ca.bellGain &<< 1, na1a = ca.negA1 &<< 1, na2a = ca.negA2 &<< 1   // doubled: `high(doubled:_:)`
+        let gb = cb.bellGain &<< 1, na1b = cb.negA1 &<< 1, na2b = cb.negA2 &<< 1
         var ax1 = a.x1, ax2 = a.x2, ae1 = a.y1, ae2 = a.y2
         var bx1 = b.x1, bx2 = b.x2, be1 = b.y1, be2 = b.y2
         var p = samples
@@ -53,8 +54,8 @@ extension BiquadKernel {
         _ aL: inout BiquadState, _ aR: inout BiquadState, _ bL: inout BiquadState, _ bR: inout BiquadState
     ) {
         guard frames > 0 else { return }
-        let ga = ca.bellGain, na1a = ca.negA1, na2a = ca.negA2
-        let gb = cb.bellGain, na1b = cb.negA1, na2b = cb.negA2
+        let ga = ca.bellGain &<< 1, na1a = ca.negA1 &<< 1, na2a = ca.negA2 &<< 1   // doubled: `high(doubled:_:)`
+        let gb = cb.bellGain &<< 1, na1b = cb.negA1 &<< 1, na2b = cb.negA2 &<< 1
         var lax1 = aL.x1, lax2 = aL.x2, lae1 = aL.y1, lae2 = aL.y2
         var rax1 = aR.x1, rax2 = aR.x2, rae1 = aR.y1, rae2 = aR.y2
         var lbx1 = bL.x1, lbx2 = bL.x2, lbe1 = bL.y1, lbe2 = bL.y2

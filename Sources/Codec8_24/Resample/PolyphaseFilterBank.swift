@@ -1,19 +1,21 @@
 import RealModule
 
-/// The coefficient table of a rational L/M resampler: a Kaiser-windowed sinc low-pass designed in `Double` at
-/// the upsampled rate L·f_in, split into L phases of `tapsPerPhase` taps each and quantized to `Int32`.
+/// The coefficient table of a rational L/M resampler: a windowed sinc low-pass (Kaiser's window without its
+/// pedestal, tapered: `KaiserWindow.taperedValue`) designed in `Double` at the upsampled rate L·f_in, split into L phases of `tapsPerPhase` taps each and quantized to `Int32`.
 ///
 /// Filter specification (relative to the lower of the two rates, `f_low`):
-/// - passband 0...0.45·f_low, ripple far below 0.1 dB (the Kaiser ripple equals the stopband ripple, ~1e-5);
-/// - stopband from 0.5·f_low up, at least `designAttenuation` dB down, so nothing above the lower Nyquist
-///   frequency aliases (downsampling) or images (upsampling) back in;
+/// - passband 0...0.45·f_low, ripple far below 0.1 dB (about 1e-4 dB);
+/// - stopband from 0.5·f_low up, about 100 dB down at the edge and falling fast beyond it, so nothing above the
+///   lower Nyquist frequency aliases (downsampling) or images (upsampling) back in, and a 1 kHz tone's images
+///   (near multiples of the input rate) are below −145 dB;
 /// - cutoff in the middle of the 0.45...0.5 transition band.
 ///
 /// Each phase row is normalized so its taps sum to exactly `unityCoefficient` after quantization (largest
 /// remainder rounding): a constant input gives a constant output with no phase-dependent ripple.
 ///
 /// Rows are stored time-reversed (oldest input sample first) and contiguously, so one output sample is a
-/// straight dot product of a row with a contiguous history window.
+/// straight dot product of a row with a contiguous history window. Each coefficient is stored offset by
+/// `coefficientOffset` as a `UInt32` (always positive: |c| < 2^30), for the converter's unsigned kernel.
 ///
 /// The table is immutable after `init`, so one bank can be shared by several converters of the same rate pair
 /// (and across threads). Size is about 132·max(L, M) taps of 4 bytes: 676 kB at worst (11.025 kHz to 32 or
@@ -24,13 +26,20 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
     public static let coefficientFractionBits = 29
     /// The value every phase row sums to: 1.0 in Q2.29.
     public static let unityCoefficient: Int64 = 1 << coefficientFractionBits
+    /// Added to every stored coefficient (2^30), so the table holds unsigned values: see
+    /// `SampleRateConverter.dotProduct`.
+    static let coefficientOffset: Int64 = 1 << 30
     /// Upper edge of the passband as a fraction of the lower sample rate.
     public static let passbandEdge = 0.45
     /// Lower edge of the stopband as a fraction of the lower sample rate.
     public static let stopbandEdge = 0.5
-    /// The stopband attenuation the Kaiser formulas are asked for; measured attenuation is checked in the tests
-    /// against the 90 dB requirement, so this carries a margin for the formulas' error and quantization.
-    public static let designAttenuation = 100.0
+    /// The stopband attenuation Kaiser's length formula is asked for. It sizes the filter (135.2 taps per phase
+    /// per unit of f_in/f_low, rounded down to a multiple of 4, so the table stays within 136·max(L, M)
+    /// coefficients); the window is not Kaiser's own, so β is `windowBeta`, not Kaiser's β for this figure.
+    public static let designAttenuation = 105.0
+    /// β of the tapered window: at this length it gives about −100 dB at the stopband edge and 1e-4 dB passband
+    /// ripple (measured in the tests); larger β trades the edge for the far stopband, smaller the other way.
+    public static let windowBeta = 10.4
 
     public let inputRate: StandardSampleRate
     public let outputRate: StandardSampleRate
@@ -42,19 +51,20 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
     public let prototypeLength: Int
     /// The prototype's group delay in upsampled-rate samples: (prototypeLength − 1) / 2.
     public let prototypeDelay: Int
-    /// The Kaiser β used.
+    /// The window's β.
     public let beta: Double
     /// The largest Σ|c| over the phase rows, in Q2.29 units; below 2^32 by construction (see
     /// `coefficientFractionBits`).
     public let largestRowMagnitudeSum: Int64
 
-    /// L·tapsPerPhase coefficients; row `p` (phase p) starts at `p·tapsPerPhase`, oldest-sample tap first.
-    let table: UnsafeMutablePointer<Int32>
+    /// L·tapsPerPhase coefficients plus `coefficientOffset`; row `p` (phase p) starts at `p·tapsPerPhase`,
+    /// oldest-sample tap first.
+    let table: UnsafeMutablePointer<UInt32>
 
     /// Number of phases (L).
     public var phaseCount: Int { ratio.interpolation }
     /// Bytes held by the coefficient table.
-    public var coefficientBytes: Int { phaseCount * tapsPerPhase * MemoryLayout<Int32>.stride }
+    public var coefficientBytes: Int { phaseCount * tapsPerPhase * MemoryLayout<UInt32>.stride }
 
     /// Designs the filter for converting `inputRate` to `outputRate`. Allocates and runs the design in `Double`:
     /// call from a control thread, never the render thread. Equal rates give a single unity tap.
@@ -72,7 +82,7 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
             beta = 0
             largestRowMagnitudeSum = PolyphaseFilterBank.unityCoefficient
             table = .allocate(capacity: 1)
-            table[0] = Int32(PolyphaseFilterBank.unityCoefficient)
+            table[0] = PolyphaseFilterBank.stored(Int32(PolyphaseFilterBank.unityCoefficient))
             return
         }
 
@@ -86,12 +96,12 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
         let order = KaiserWindow.order(forAttenuation: attenuation, transitionWidth: stopband - passband)
         let minimumLength = Int(order.rounded(.up)) + 1
         var taps = (minimumLength + phases - 1) / phases
-        taps = (taps + 3) & ~3
+        taps = max(4, taps & ~3)
         tapsPerPhase = taps
         let length = (phases * taps) % 2 == 0 ? phases * taps - 1 : phases * taps
         prototypeLength = length
         prototypeDelay = (length - 1) / 2
-        let beta = KaiserWindow.beta(forAttenuation: attenuation)
+        let beta = PolyphaseFilterBank.windowBeta
         self.beta = beta
 
         table = .allocate(capacity: phases * taps)
@@ -107,7 +117,7 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
                 var value = 0.0
                 if index < length {
                     let offset = Double(index) - centre
-                    let window = KaiserWindow.value(
+                    let window = KaiserWindow.taperedValue(
                         atNormalizedPosition: offset / centre, beta: beta, besselI0OfBeta: besselI0OfBeta)
                     value = PolyphaseFilterBank.sinc(2 * cutoff * offset) * window
                 }
@@ -116,7 +126,7 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
             let quantized = PolyphaseFilterBank.quantizeToUnitySum(row)
             var magnitude: Int64 = 0
             for tap in 0..<taps {
-                table[phase * taps + tap] = quantized[tap]
+                table[phase * taps + tap] = PolyphaseFilterBank.stored(quantized[tap])
                 magnitude += abs(Int64(quantized[tap]))
             }
             largest = max(largest, magnitude)
@@ -130,7 +140,13 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
     /// The coefficient (Q2.29) that multiplies the input `age` frames before the newest one, for `phase`.
     public func coefficient(phase: Int, age: Int) -> Int32 {
         precondition(phase >= 0 && phase < phaseCount && age >= 0 && age < tapsPerPhase)
-        return table[phase * tapsPerPhase + tapsPerPhase - 1 - age]
+        return Int32(Int64(table[phase * tapsPerPhase + tapsPerPhase - 1 - age]) - PolyphaseFilterBank.coefficientOffset)
+    }
+
+    /// A coefficient as the table stores it: plus `coefficientOffset`.
+    static func stored(_ coefficient: Int32) -> UInt32 {
+        precondition(abs(Int64(coefficient)) < coefficientOffset, "resampler coefficient beyond ±2^30")
+        return UInt32(Int64(coefficient) + coefficientOffset)
     }
 
     /// sin(πx)/(πx).

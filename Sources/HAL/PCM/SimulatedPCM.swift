@@ -437,6 +437,9 @@ public final class SimulatedPCM: PCMDevice, @unchecked Sendable {
     /// Throws when the stream cannot be used at all.
     private func usable(_ operation: String) throws(PCMError) {
         advance(to: clock.now)
+        // The card pulled out (`hardware.unplug()`, or another stream's `.unplug`): every stream open on it is
+        // disconnected, as the kernel's snd_card_disconnect does to all of a card's substreams.
+        if currentState != .closed && !hardware.isPlugged { currentState = .disconnected }
         switch currentState {
         case .closed: throw PCMError.badState(name: name, operation: operation, state: .closed)
         case .disconnected: throw PCMError.disconnected(name: name, direction: direction)

@@ -38,6 +38,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let badDescriptor = Errno(EBADF)
     public static let fileTooLarge = Errno(EFBIG)
     public static let outOfMemory = Errno(ENOMEM)
+    public static let nameTooLong = Errno(ENAMETOOLONG)
+    public static let tooManyLinks = Errno(ELOOP)
 
     /// The symbolic name (`EBUSY`), or `errno N` for one without a name here.
     public var name: String {

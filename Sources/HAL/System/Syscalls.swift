@@ -73,6 +73,10 @@ enum Syscalls {
         return Glibc.rename(from, to)
     }
 
+    static func chmod(_ path: String, _ mode: mode_t) -> Int32 {
+        Glibc.chmod(path, mode)
+    }
+
     static func unlink(_ path: String) -> Int32 {
         SystemCallRecorder.note(.unlink(path: path))
         return Glibc.unlink(path)

@@ -29,7 +29,10 @@ public final class UnixSocket: @unchecked Sendable {
 
     /// Listens on `path` (non-blocking accepts). A socket file left by a process that died is removed first;
     /// one a live process still accepts on is `inUse`; anything else at the path is `notASocket`.
-    public static func listen(path: String, backlog: Int32 = 8) throws(UnixSocketError) -> UnixSocket {
+    ///
+    /// The socket file gets `mode` (0660: its owner and group may connect, connect(2) needing write
+    /// permission, unix(7)) before it listens, so no one else can connect in between.
+    public static func listen(path: String, backlog: Int32 = 8, mode: mode_t = 0o660) throws(UnixSocketError) -> UnixSocket {
         var info = stat()
         if Syscalls.statPath(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path: path) }
@@ -48,6 +51,7 @@ public final class UnixSocket: @unchecked Sendable {
         let bound = try withAddress(path) { address, length in Syscalls.bind(socket, address, length) }
         guard bound == 0 else { throw .system(.current("bind", path: path)) }
         let listening = UnixSocket(listener.take(), path: path, isListener: true)
+        guard Syscalls.chmod(path, mode) == 0 else { throw .system(.current("set the mode of", path: path)) }
         guard Syscalls.listen(socket, backlog) == 0 else { throw .system(.current("listen", path: path)) }
         return listening
     }

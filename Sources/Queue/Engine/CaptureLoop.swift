@@ -7,7 +7,8 @@ import Synchronization
 /// `CaptureSink` with the period's place on the device clock. Sinks come and go through the same slot
 /// hand-over as sources (`EngineSlots`); a detached sink gets nothing from the next period on.
 final class CaptureLoop: @unchecked Sendable {
-    let device: any PCMDevice
+    /// The PCM read from; replaced (`replace(device:)`) only while the thread is not running.
+    private(set) var device: any PCMDevice
     let sinks: EngineSlots<any CaptureSink>
     let format: PCMSampleFormat
     let channels: Int
@@ -46,6 +47,14 @@ final class CaptureLoop: @unchecked Sendable {
         bytes.deallocate()
         samples.deallocate()
         inUse.deallocate()
+    }
+
+    /// Control thread, while the loop's thread is not running: the same device opened again. Its parameters
+    /// must be the old one's, which the buffers were sized for.
+    func replace(device replacement: any PCMDevice) {
+        precondition(replacement.parameters == device.parameters, "a replacement device must run the same parameters")
+        device = replacement
+        seenDeviceXruns = replacement.xruns.count
     }
 
     func prepareToStart() {

@@ -10,7 +10,8 @@ final class PlaybackLoop: @unchecked Sendable {
     enum Ending: Int { case none = 0, fadeOut = 1 }
 
     let unit: OutputUnit
-    let device: any PCMDevice
+    /// The PCM written to; replaced (`replace(device:)`) only while the thread is not running.
+    private(set) var device: any PCMDevice
     let timeline: DeviceTimeline
     let format: PCMSampleFormat
     let channels: Int
@@ -31,6 +32,10 @@ final class PlaybackLoop: @unchecked Sendable {
     let ending = Atomic<Int>(Ending.none.rawValue)
     /// The error that ended the loop, read by the control thread after joining it.
     private(set) var failure: PCMError?
+    /// Set (releasing) once `failure` is written: the device failed and the loop has ended.
+    let failed = Atomic<Bool>(false)
+    /// Timeline frames before the current device was opened (`replace(device:)`).
+    private var positionOffset: Int64 = 0
     /// Test instrumentation (see `RenderWindow`).
     var window: RenderWindow?
     /// Each period's render time (written here, read after the thread is joined).
@@ -53,6 +58,19 @@ final class PlaybackLoop: @unchecked Sendable {
 
     deinit { buffer.deallocate() }
 
+    /// Control thread, while the loop's thread is not running: the same device opened again (after it went
+    /// away and came back). Its parameters must be the old one's, which the period buffer was sized for.
+    func replace(device replacement: any PCMDevice) {
+        precondition(replacement.parameters == device.parameters, "a replacement device must run the same parameters")
+        device = replacement
+        seenDeviceXruns = replacement.xruns.count
+        // The new stream counts from 0; the timeline goes on from what was rendered into the old one.
+        positionOffset = timeline.renderedFrames
+    }
+
+    /// A frame position of the current device on the engine's timeline.
+    func timelineFrame(_ deviceFrame: Int64) -> Int64 { deviceFrame + positionOffset }
+
     /// Control thread, before the thread starts: the first period rises from silence.
     func prepareToStart() {
         ending.store(Ending.none.rawValue, ordering: .relaxed)
@@ -60,6 +78,7 @@ final class PlaybackLoop: @unchecked Sendable {
         fadingOut = false
         seenDeviceXruns = device.xruns.count
         failure = nil
+        failed.store(false, ordering: .releasing)
         renderTimes.reset()
     }
 
@@ -74,6 +93,7 @@ final class PlaybackLoop: @unchecked Sendable {
                 try period()
             } catch {
                 failure = error
+                failed.store(true, ordering: .releasing)
                 return
             }
             if fadingOut && fade.isSilent { return }
@@ -83,7 +103,7 @@ final class PlaybackLoop: @unchecked Sendable {
     /// One period: timeline, render, fade, write.
     func period() throws(PCMError) {
         if let position = try? device.framePosition() {
-            timeline.didPlay(through: position.frame, at: position.time)
+            timeline.didPlay(through: timelineFrame(position.frame), at: position.time)
         }
         let sampleTime = timeline.renderedFrames
         let time = RenderTime(sampleTime: sampleTime, hostTime: timeline.hostTime(ofSample: sampleTime))

@@ -211,6 +211,33 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
         return "\(failure)"
     }
 
+    /// Why the playback device stopped taking periods, once it has failed (any thread): ENODEV for a card
+    /// that went away, EBADFD, EIO. Xruns and suspends are recovered, never reported here.
+    public var outputFailure: String? {
+        guard let playback, playback.failed.load(ordering: .acquiring), let failure = playback.failure else { return nil }
+        return "\(failure)"
+    }
+
+    /// While stopped: the devices opened again after they went away and came back (nil keeps a direction's
+    /// device). Each must run its predecessor's parameters; the caller closes the old ones.
+    public func replaceDevices(output newOutput: (any PCMDevice)?, input newInput: (any PCMDevice)?) throws(RenderEngineError) {
+        try state.withLock { (state: inout ControlState) throws(RenderEngineError) in
+            guard !state.running else { throw .wrongState(operation: "replace its devices", state: "running") }
+            if let newOutput, let playback {
+                guard newOutput.parameters == playback.device.parameters else {
+                    throw .wrongState(operation: "replace \(playback.device.name)", state: "given other parameters")
+                }
+                playback.replace(device: newOutput)
+            }
+            if let newInput, let capture {
+                guard newInput.parameters == capture.device.parameters else {
+                    throw .wrongState(operation: "replace \(capture.device.name)", state: "given other parameters")
+                }
+                capture.replace(device: newInput)
+            }
+        }
+    }
+
     /// Xruns (underruns and overruns) the engine has seen and recovered from, both directions.
     public var xruns: Int {
         (playback?.xruns.load(ordering: .relaxed) ?? 0) + (capture?.xruns.load(ordering: .relaxed) ?? 0)
@@ -328,7 +355,7 @@ public final class RenderEngine: RenderHost, @unchecked Sendable {
                     // Everything written has now played: publish it, or the last buffers' "played" stage
                     // (read against the timeline) would never come, as no period follows.
                     if let position = try? playback.device.framePosition() {
-                        timeline.didPlay(through: position.frame, at: position.time)
+                        timeline.didPlay(through: playback.timelineFrame(position.frame), at: position.time)
                     }
                 } else {
                     try playback.device.drop()

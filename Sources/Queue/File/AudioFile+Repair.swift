@@ -126,6 +126,9 @@ extension AudioFile {
             case .caf: size = Int64(bitPattern: try f.u64be(4))
             case .library: return length   // repaired by their codec (Queue/Codecs), never walked as chunks
             }
+            // Only the chunks a recording carries after its audio are kept: anything else there (a second `fmt `,
+            // say) is damage the reader would refuse, so it and all after it go (issue 16, fuzzing).
+            guard trailingChunkIDs.contains(try f.cString(0, 4)) else { return offset }
             let pad = family == .caf ? 0 : size & 1
             // Compared against what is left, so that no size (CAF's are 64-bit) can overflow the sum.
             guard size >= 0, size <= CAFParser.maximumChunkSize, size <= length - offset - headerSize else { return offset }

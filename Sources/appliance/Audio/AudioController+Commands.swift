@@ -28,7 +28,7 @@ extension AudioController {
             // Turning the volume is meant to be heard: it ends a mute.
             if muted, !VolumeCurve.isSilent(level) { try setMuted(false) }
         } catch {
-            return .error(.device, "the codec refused the volume: \(error)")
+            return .error(.device, "the codec refused the volume: \(recover(after: error))")
         }
         save()
         hooks.event(ApplianceEvent(.volume, volumeEventDetail))
@@ -39,7 +39,7 @@ extension AudioController {
         do throws(CodecError) {
             try setMuted(on)
         } catch {
-            return .error(.device, "the codec refused to unmute: \(error)")
+            return .error(.device, "the codec refused to unmute: \(recover(after: error))")
         }
         save()
         hooks.event(ApplianceEvent(.volume, volumeEventDetail))
@@ -61,7 +61,7 @@ extension AudioController {
             do throws(CodecError) {
                 try applyPreset(chosen)
             } catch {
-                return .error(.device, "the codec refused the EQ: \(error)")
+                return .error(.device, "the codec refused the EQ: \(recover(after: error))")
             }
             save()
             hooks.event(ApplianceEvent(.eq, "\(preset.name) \(eqPath.isHardware ? "hardware" : "software")"))

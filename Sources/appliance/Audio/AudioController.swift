@@ -42,6 +42,8 @@ final class AudioController: AudioControl {
     private(set) var eqPath: EQPath
     /// The current output's setting, as the codec split it.
     private(set) var volumeSetting: VolumeSetting?
+    /// A recovery from a failed recipe is under way (`recover(after:)`): a failure inside it is not recovered again.
+    var isRecovering = false
 
     /// `capabilities`/`hardware`: the PCMs' (the daemon opens them); `jack`: what the detector reads now.
     init(board: BoardConfig, codec: any AudioCodec, capabilities: HardwareCapabilities, hardware: HardwareSettings,
@@ -173,7 +175,7 @@ final class AudioController: AudioControl {
         var problems: [String] = run(policy.outputActivity(hooks.isOutputActive(), now: now))
         if let at = codecMuteAt, at <= now {
             codecMuteAt = nil
-            do throws(CodecError) { try applyVolume(policy.output, dB: policy.level) } catch { problems.append("mute: \(error)") }
+            do throws(CodecError) { try applyVolume(policy.output, dB: policy.level) } catch { problems.append("mute: \(recover(after: error))") }
         }
         problems += run(policy.tick(now: now))
         for problem in problems { hooks.event(ApplianceEvent(.error, problem)) }
@@ -224,7 +226,7 @@ final class AudioController: AudioControl {
                 case .amplifier(let on): hooks.setAmplifier(on)
                 }
             } catch {
-                problems.append("\(action): \(error)")
+                problems.append("\(action): \(recover(after: error))")
             }
         }
         return problems
@@ -251,12 +253,15 @@ final class AudioController: AudioControl {
         do throws(CodecError) {
             try codec.select(input: wanted, micBias: wanted != .line, pgaGainDB: Self.inputGainDB[wanted] ?? 0)
         } catch {
-            return ["input \(wanted): \(error)"]
+            return ["input \(wanted): \(recover(after: error))"]
         }
         selectedInput = wanted
         hooks.event(ApplianceEvent(.input, wanted.rawValue))
         return []
     }
+
+    /// The codec forgot its input (it was reset): the next `syncInput` selects it again.
+    func forgetSelectedInput() { selectedInput = nil }
 
     /// Runs `preset` on the codec's EQ when it can, else in the 8.24 EQ (flat there otherwise).
     func applyPreset(_ preset: EQPreset) throws(CodecError) {

@@ -24,6 +24,12 @@ struct AudioHooks {
     var isOutputActive: () -> Bool = { true }
     /// Asynchronous `EVENT` lines.
     var event: EventSink = { _ in }
+    /// The codec brought up again as at start (the board's reset, clocks, output, power-up), after a recipe
+    /// failed half-way; returns why it could not be, nil when it was. Nil: the board cannot, and a failed
+    /// recipe leaves the codec reset instead.
+    var bringUpCodec: (() -> String?)?
+    /// A fault lived through, for `stats`.
+    var countFault: (FaultCounters.Fault) -> Void = { _ in }
 
     init() {}
 }

@@ -2,7 +2,7 @@
 /// a track. Streamed to connections that said `events on`, as `EVENT <kind> <detail>`.
 struct ApplianceEvent: Hashable, Sendable {
     enum Kind: String, Hashable, Sendable, CaseIterable {
-        case route, volume, transport, record, xrun, button, jack, meter, eq, input, settings, selftest, shutdown, error
+        case route, volume, transport, record, xrun, button, jack, meter, eq, input, settings, selftest, shutdown, error, device
     }
 
     var kind: Kind

@@ -110,10 +110,22 @@ final class ConsoleServer {
         removeClosed()
     }
 
+    /// The most control-socket clients served at once; one more is told so and closed, so a client that
+    /// connects in a loop cannot exhaust the daemon's descriptors (each client holds one, and at most one
+    /// line of `ConsoleParser.maximumLineBytes` buffered).
+    static let maximumClients = 16
+
     private func acceptWaiting() {
         guard let listener else { return }
         while let socket = try? listener.accept() {
             accepted += 1
+            if connections.filter(\.isSocket).count >= Self.maximumClients {
+                let refusal = ConsoleReply.error(.state, "\(Self.maximumClients) control-socket clients are connected already; try again later")
+                try? socket.setSendTimeout(milliseconds: 100)
+                try? socket.send(Array(refusal.wireLines.map { $0 + "\n" }.joined().utf8))
+                socket.close()
+                continue
+            }
             attach(ConsoleConnection(socket: socket, name: "control socket #\(accepted)"))
         }
     }

@@ -21,8 +21,16 @@ final class ApplianceAssembly {
     let parts: DaemonParts
     private let startedAt: Timestamp
     private let gain: EngineGain
-    /// The engine's playback device, for `stats`' buffer fill (its delay: frames queued ahead of the DAC).
-    private let playback: any PCMDevice
+    /// The engine's playback device, for `stats`' buffer fill (its delay: frames queued ahead of the DAC);
+    /// replaced, with the capture device, when the card went away and came back (`AudioDeviceWatch`).
+    private var playback: any PCMDevice
+    private var capture: (any PCMDevice)?
+    /// Said once at start, on the log and the console (a missing GPIO chip).
+    private(set) var startNotices: [String] = []
+    /// The capture device open now (tests inject faults on the simulated one).
+    var captureDevice: (any PCMDevice)? { capture }
+    /// Watches the devices; a subsystem of `parts`.
+    private(set) var deviceWatch: AudioDeviceWatch!
     private var lastXruns = 0
 
     /// `locksMemory`: mlockall as DESIGN.md requires (the unit grants LimitMEMLOCK); false only for tests that
@@ -30,14 +38,30 @@ final class ApplianceAssembly {
     convenience init(config: BoardConfig, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
                      settings: LiveSettings, log: ServiceLog, locksMemory: Bool = true,
                      events: @escaping EventSink) throws(DaemonError) {
-        let assembled: AssembledBoard
-        do {
-            assembled = try AssembledBoard(config: config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
+        let board = try Self.board(config, options: BoardAssemblyOptions(pcm: pcm, loopback: config.isSimulated && pcm == nil))
+        try self.init(assembled: board.assembled, pcm: pcm, periods: periods, paths: paths, loop: loop, settings: settings,
+                      log: log, locksMemory: locksMemory, gpioMissing: board.gpioMissing, events: events)
+    }
+
+    /// The board put together; when its GPIO chip is not there (a kernel without the HAT's GPIO driver, a
+    /// wrong chip in the board file), put together again without what sits on GPIO lines, so the appliance
+    /// still plays, records and answers its console: a person at an appliance expects sound before buttons.
+    /// `gpioMissing` then says what is missing, once, for the log and the console.
+    static func board(_ config: BoardConfig, options: BoardAssemblyOptions) throws(DaemonError)
+        -> (assembled: AssembledBoard, gpioMissing: String?) {
+        do throws(BoardDeviceError) {
+            return (try AssembledBoard(config: config, options: options), nil)
+        } catch where error.isGPIOChipMissing {
+            let missing = config.gpioUses.joined(separator: ", ")
+            do {
+                let degraded = try AssembledBoard(config: config.withoutGPIO, options: options)
+                return (degraded, "\(error): running without \(missing)")
+            } catch {
+                throw .board("\(config.name): \(error)")
+            }
         } catch {
             throw .board("\(config.name): \(error)")
         }
-        try self.init(assembled: assembled, pcm: pcm, periods: periods, paths: paths, loop: loop, settings: settings,
-                      log: log, locksMemory: locksMemory, events: events)
     }
 
     /// On `assembled`, not yet powered up. Any failure after the power-up powers the codec down again and
@@ -45,7 +69,7 @@ final class ApplianceAssembly {
     /// `startsEngine` false leaves the render threads unstarted: the caller turns the engine's periods itself,
     /// as the soak does on a manual clock (a day of simulated time cannot wait for real-time threads).
     init(assembled: AssembledBoard, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
-         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, startsEngine: Bool = true,
+         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, gpioMissing: String? = nil, startsEngine: Bool = true,
          events: @escaping EventSink) throws(DaemonError) {
         let config = assembled.config
         let board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
@@ -68,6 +92,7 @@ final class ApplianceAssembly {
         opened.append(playback)
         self.playback = playback
         let capture: (any PCMDevice)? = assembled.pcms.captureName == nil ? nil : try? assembled.pcms.openCapture(configuration)
+        self.capture = capture
         if let capture { opened.append(capture) }
         do {
             engine = try RenderEngine(output: playback, input: capture, configuration: RenderEngine.Configuration(locksMemory: locksMemory))
@@ -109,6 +134,18 @@ final class ApplianceAssembly {
         hooks.isPlaying = { [weak player] in player?.isPlaying ?? false }
         hooks.isOutputActive = { [weak player, weak sounds] in player?.isPlaying == true || (sounds?.player.playsInProgress ?? 0) > 0 }
         hooks.event = events
+        let faults = FaultCounters()
+        if let gpioMissing {
+            faults.count(.gpioMissing)
+            startNotices.append(gpioMissing)
+        }
+        player.faults = faults
+        recorder.faults = faults
+        hooks.countFault = { faults.count($0) }
+        hooks.bringUpCodec = { [unowned board] in
+            do throws(DaemonError) { try board.powerUp() } catch { return "\(error)" }
+            return nil
+        }
         let audio: AudioController
         do {
             audio = try AudioController(board: config, codec: assembled.codec.codec,
@@ -142,9 +179,31 @@ final class ApplianceAssembly {
             }
         }
         startedAt = loop.clock.now
-        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons, sounds],
-                            sounds: { [weak sounds] name in sounds?.reply(name) ?? .error(.state, "no system sounds") })
+        let watch = AudioDeviceWatch(actions: AudioDeviceWatch.Actions(failure: { nil }, stopAudio: { [] }, reopen: { nil }),
+                                     events: events, faults: faults, now: loop.clock.now)
+        parts = DaemonParts(board: board, player: player, recorder: recorder, audio: audio, others: [board, buttons, sounds, watch],
+                            sounds: { [weak sounds] name in sounds?.reply(name) ?? .error(.state, "no system sounds") },
+                            faults: faults)
         board.engineStats = { [unowned self] in statsLines(now: loop.clock.now) }
+        deviceWatch = watch
+        watch.actions = AudioDeviceWatch.Actions(
+            failure: { [unowned self] in engine.outputFailure ?? engine.inputFailure },
+            stopAudio: { [unowned self, weak recorder, weak player] in
+                var said: [String] = []
+                if let recorder, recorder.isRecording {
+                    let stopped = recorder.stopRecording()
+                    said.append(stopped.outcome == .ok ? "the recording was stopped and kept" : "the recording: \(stopped.finalLine)")
+                }
+                if let player, player.state.transport != .stopped {
+                    _ = player.stopPlayback()
+                    said.append("playback stopped")
+                }
+                _ = engine.stop(.drop)
+                playback.close()
+                capture?.close()
+                return said
+            },
+            reopen: { [unowned self] in reopenDevices(assembled.pcms, configuration) })
         if assembled.pcms.loopback != nil {
             board.signalCheck = { [unowned self] in
                 // The tone at unity gain and flat, whatever the volume and EQ are; put back afterwards.
@@ -233,6 +292,31 @@ final class ApplianceAssembly {
             engine.setFineGain(on ? .one : fineGain)
             engine.setPreset(on ? .flat : preset)
         }
+    }
+
+    /// The card's devices opened again with the configuration they had, and the engine started on them;
+    /// why not, nil when it worked. A half-open pair is closed again.
+    private func reopenDevices(_ pcms: BoardPCMs, _ configuration: PCMConfiguration) -> String? {
+        let newPlayback: any PCMDevice
+        do { newPlayback = try pcms.openPlayback(configuration) } catch { return "\(error)" }
+        var newCapture: (any PCMDevice)?
+        if capture != nil {
+            do { newCapture = try pcms.openCapture(configuration) } catch {
+                newPlayback.close()
+                return "\(error)"
+            }
+        }
+        do {
+            try engine.replaceDevices(output: newPlayback, input: newCapture)
+            try engine.start()
+        } catch {
+            newPlayback.close()
+            newCapture?.close()
+            return "\(error)"
+        }
+        playback = newPlayback
+        if let newCapture { capture = newCapture }
+        return nil
     }
 
     /// New xruns since the last call, for `EVENT xrun`.

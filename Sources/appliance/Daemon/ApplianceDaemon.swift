@@ -120,9 +120,10 @@ final class ApplianceDaemon {
         return lines
     }
 
+    /// `stats`: the board's device counters, then the faults lived through (`FaultCounters`).
     var statsLines: [String] {
         let board = parts.board.statsLines
-        return board.isEmpty ? ["no device statistics on this board yet"] : board
+        return (board.isEmpty ? ["no device statistics on this board yet"] : board) + parts.faults.statsLines
     }
 
     /// `stop`: a recording first (finalized), then playback.

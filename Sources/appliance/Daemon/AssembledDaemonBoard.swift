@@ -38,8 +38,18 @@ final class AssembledDaemonBoard: DaemonBoard, Subsystem {
 
     var statsLines: [String] { engineStats() }
 
+    /// The codec's bring-up. One that fails part-way (a NACK or EIO after the bus's retries) would leave the
+    /// chip half powered, its references charged and outputs half set: it is reset to its defaults (outputs
+    /// off and muted, the datasheet's reset values) before the error goes on, or said to be unreachable.
     func powerUp() throws(DaemonError) {
-        do { try board.powerUp(sampleRate: ApplianceAssembly.rate, wordLength: 24) } catch { throw .device("\(error)") }
+        do { try board.powerUp(sampleRate: ApplianceAssembly.rate, wordLength: 24) } catch {
+            do throws(CodecError) {
+                try board.codec.codec.reset()
+            } catch {
+                throw .device("\(error); the codec did not take its reset either")
+            }
+            throw .device("\(error); the codec was reset to its defaults (outputs off and muted)")
+        }
     }
 
     func powerDown() -> String? {

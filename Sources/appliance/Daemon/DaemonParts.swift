@@ -13,6 +13,8 @@ struct DaemonParts {
     var sounds: ((String?) -> ConsoleReply)?
     /// Stops the audio engine, after the subsystems shut down and before the codec powers down.
     var stopAudio: () -> Void = {}
+    /// Faults met and lived through, for `stats`; the parts that meet them count here.
+    var faults = FaultCounters()
 
     /// Every subsystem, in shutdown order: the recorder first (its file finalized), then the player, the audio
     /// controls, the rest.

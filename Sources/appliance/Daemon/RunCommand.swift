@@ -121,6 +121,7 @@ struct RunCommand: ParsableCommand {
             throw RunError("\(error)")
         }
         var parts = assembly.parts
+        if loaded.isCorrupt { parts.faults.count(.settingsCorrupt) }
         parts.stopAudio = { assembly.stop() }
         parts.help = { ConsoleHelp.reply(for: $0) }
         // A settings file that is there but unreadable is not replaced by this run's settings (load said so).
@@ -129,6 +130,7 @@ struct RunCommand: ParsableCommand {
         let bound = LoopBound(daemon)
         fanout.sink = { event in loop.post { bound.value?.broadcast(event) } }
         if let problem = loaded.problem { daemon.notice(problem, priority: .warning) }
+        for line in assembly.startNotices { daemon.notice(line, priority: .warning) }
         for line in recovered { daemon.notice(line) }
         loop.watch(signals.readDescriptor) {
             while let signal = signals.next() { daemon.requestShutdown(reason: "\(signal)") }

@@ -2,10 +2,11 @@ import HAL
 import Queue
 
 /// The media directory (and the recordings directory, shown as `recordings/NAME`): the only places the
-/// player reads from or removes in. A user's path is taken relative to them, and refused (`denied`) when it
-/// is absolute, has a `..` in it, or resolves (realpath(3), symbolic links followed) to somewhere outside;
-/// a link inside that points inside is fine. Every open goes through `resolve` again, so a link changed
-/// after listing is checked when it is used.
+/// player reads from or removes in. A user's path is taken relative to them and refused (`denied`) when it is
+/// absolute, has a `..` in it, or holds a control character; then the kernel opens it beneath the directory
+/// (`ConfinedPath`: openat2 with RESOLVE_BENEATH), refusing any link that leads out, any absolute link (even
+/// one pointing back inside: links inside must be relative), and a link swapped in after a check, since the
+/// check is the open. What is then read, listed or removed is that opened entry, never the name again.
 struct MediaLibrary {
     let mediaDirectory: String
     let recordingsDirectory: String?
@@ -41,13 +42,23 @@ struct MediaLibrary {
 
     /// Checks `userPath` (nil or empty: the media directory) and resolves it.
     func resolve(_ userPath: String?) throws(PlayerError) -> Resolved {
+        try confine(userPath).resolved
+    }
+
+    /// Checks `userPath` and opens it beneath its directory: what it is, and the entry itself, held open
+    /// (read it through `entry.openPath`, remove it with `entry.removeEntry()`).
+    func confine(_ userPath: String?) throws(PlayerError) -> (resolved: Resolved, entry: ConfinedPath) {
         let text = userPath ?? ""
+        let shown = Self.shown(text)
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw PlayerError(.denied, "'\(shown)' holds a control character; name a file by its printable name")
+        }
         if text.hasPrefix("/") {
-            throw PlayerError(.denied, "'\(text)' is an absolute path; name a file relative to the media directory")
+            throw PlayerError(.denied, "'\(shown)' is an absolute path; name a file relative to the media directory")
         }
         let parts = text.split(separator: "/", omittingEmptySubsequences: true).map(String.init).filter { $0 != "." }
         if parts.contains("..") {
-            throw PlayerError(.denied, "'\(text)' climbs out with '..'; name a file inside the media directory")
+            throw PlayerError(.denied, "'\(shown)' climbs out with '..'; name a file inside the media directory")
         }
         var base = mediaDirectory
         var inside = parts
@@ -55,23 +66,47 @@ struct MediaLibrary {
             base = recordings
             inside = Array(parts.dropFirst())
         }
-        let root: String
-        do throws(SystemError) { root = try FileSystem.resolvedPath(base) } catch {
-            throw PlayerError(.notFound, "the directory \(base) is missing (\(error.reason))")
-        }
-        let joined = inside.isEmpty ? root : root + "/" + inside.joined(separator: "/")
-        let real: String
-        do throws(SystemError) { real = try FileSystem.resolvedPath(joined) } catch {
-            if error.errno == .noSuchFile || error.errno == .notDirectory {
-                throw PlayerError(.notFound, "no such file: '\(text)'")
+        let entry: ConfinedPath
+        do throws(SystemError) { entry = try ConfinedPath.open(inside.joined(separator: "/"), beneath: base) } catch {
+            switch error.errno {
+            case .crossDevice:
+                throw PlayerError(.denied, "'\(shown)' leads outside the media directory (a link pointing out, or an absolute link: links inside must be relative)")
+            case .noSuchFile, .notDirectory:
+                if error.operation == "open the directory" { throw PlayerError(.notFound, "the directory \(base) is missing (\(error.reason))") }
+                throw PlayerError(.notFound, "no such file: '\(shown)'")
+            case .nameTooLong:
+                throw PlayerError(.usage, "'\(shown)' is too long a name (at most 255 bytes a name)")
+            case .tooManyLinks:
+                throw PlayerError(.denied, "'\(shown)' goes through too many links")
+            default:
+                throw PlayerError(.io, "'\(shown)': \(error.reason)")
             }
-            throw PlayerError(.io, "'\(text)': \(error.reason)")
         }
-        guard real == root || real.hasPrefix(root == "/" ? "/" : root + "/") else {
-            throw PlayerError(.denied, "'\(text)' leads outside the media directory (a link to \(real))")
+        let resolved = Resolved(name: parts.joined(separator: "/"), path: entry.realPath, isDirectory: entry.status.kind == .directory)
+        return (resolved, entry)
+    }
+
+    /// A user's text as messages quote it: at most 80 characters, so an ERR line stays one readable line.
+    static func shown(_ text: String) -> String {
+        text.count > 80 ? String(text.prefix(80)) + "..." : text
+    }
+
+    /// Opens the audio file `userPath` names, through the entry `confine` opened (not by its name again).
+    func openAudio(_ userPath: String) throws(PlayerError) -> (Resolved, AudioFile) {
+        let (resolved, entry) = try confine(userPath)
+        defer { entry.close() }
+        guard !resolved.isDirectory else { throw PlayerError(.usage, "'\(Self.shown(userPath))' is a folder") }
+        do {
+            let type = AudioFileType(pathExtension: String(FileSystem.split(resolved.path).name.split(separator: ".").last ?? ""))
+            return (resolved, try AudioFile.open(path: entry.openPath, typeHint: type))
+        } catch {
+            throw PlayerError(.io, "cannot open '\(Self.shown(userPath))': \(Self.replacingDescriptorPath(in: "\(error)", entry, resolved))")
         }
-        guard let status = FileStatus.of(real) else { throw PlayerError(.notFound, "no such file: '\(text)'") }
-        return Resolved(name: parts.joined(separator: "/"), path: real, isDirectory: status.kind == .directory)
+    }
+
+    /// An error's text with the /proc/self/fd path it was opened by replaced by the file's own.
+    private static func replacingDescriptorPath(in text: String, _ entry: ConfinedPath, _ resolved: Resolved) -> String {
+        text.replacing(entry.openPath, with: resolved.path)
     }
 
     /// The playable files a `play` names: the file itself, or a folder's playable files in natural order
@@ -109,14 +144,14 @@ struct MediaLibrary {
 
     /// `rm PATH`: removes a file (never a folder, never the file being recorded).
     func remove(_ userPath: String) throws(PlayerError) -> Resolved {
-        let target = try resolve(userPath)
+        let (target, entry) = try confine(userPath)
         if target.name.isEmpty || target.name == Self.recordingsPrefix || target.isDirectory {
             throw PlayerError(.usage, "'\(userPath)' is a folder; rm removes files only")
         }
         if isRecording(target.path) {
             throw PlayerError(.state, "'\(target.name)' is being recorded; stop the recording first")
         }
-        do throws(SystemError) { try FileSystem.remove(target.path) } catch {
+        do throws(SystemError) { try entry.removeEntry() } catch {
             throw PlayerError(.io, "'\(target.name)': \(error.reason)")
         }
         try? FileSystem.synchronizeDirectory(FileSystem.split(target.path).directory)
@@ -126,7 +161,8 @@ struct MediaLibrary {
     /// A folder's subfolders and playable files, each in natural order, named as the user names them.
     /// A folder's subfolders and playable files; `durations` opens each file for its length (listings only).
     private func entries(of directory: Resolved, durations: Bool = true) throws(PlayerError) -> [Entry] {
-        guard let names = FileSystem.entries(in: directory.path) else {
+        let (_, entry) = try confine(directory.name)
+        guard let names = FileSystem.entries(in: entry.openPath) else {
             throw PlayerError(.io, "cannot list '\(directory.name)'")
         }
         let prefix = directory.name.isEmpty ? "" : directory.name + "/"

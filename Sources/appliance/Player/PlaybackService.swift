@@ -25,6 +25,8 @@ final class PlaybackService: PlayerControl {
     private let events: EventSink
     private(set) var state: PlayerState
     private var output: PlaybackOutput?
+    /// Where a media file found gone when its turn came is counted (`stats`' `media missing`).
+    var faults: FaultCounters?
 
     init(library: MediaLibrary, host: any RenderHost, callbackThread: AudioQueueCallbackThread, loop: ControlLoop,
          settings: LiveSettings, events: @escaping EventSink, seed: UInt64) {
@@ -216,6 +218,9 @@ final class PlaybackService: PlayerControl {
             do throws(PlayerError) {
                 try carryOut(action)
             } catch {
+                // Every file was there when the playlist was made (`library.playlist`): one missing now went
+                // away while the player played (deleted, its card unmounted). Playback stops, and says so.
+                if case .open = action, error.code == .notFound { faults?.count(.mediaMissing) }
                 let reached = position
                 output?.queue.dispose()
                 output = nil
@@ -291,12 +296,7 @@ final class PlaybackService: PlayerControl {
     /// A file checked against the sandbox again (it may have changed since it was listed) and opened.
     private static func item(track: Int, file: String, from: Double, library: MediaLibrary) throws(PlayerError)
         -> PlaybackOutput.Item {
-        let resolved = try library.resolve(file)
-        guard !resolved.isDirectory else { throw PlayerError(.usage, "'\(file)' is a folder") }
-        let audio: AudioFile
-        do { audio = try AudioFile.open(path: resolved.path) } catch {
-            throw PlayerError(.io, "cannot open '\(file)': \(error)")
-        }
+        let (_, audio) = try library.openAudio(file)
         let format = audio.dataFormat
         guard format.channelsPerFrame <= 2 else {
             throw PlayerError(.usage, "cannot play '\(file)': \(format.channelsPerFrame) channels (the player plays mono or stereo)")

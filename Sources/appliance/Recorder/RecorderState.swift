@@ -13,10 +13,13 @@ enum RecorderRefusal: Error, Hashable, Sendable {
         switch self {
         case .busy(let phase): "the recorder is \(phase) already; stop it first"
         case .full(let available, let minimum):
-            "only \(available >> 20) MiB free, below the \(minimum >> 20) MiB the recorder keeps; delete recordings (rm) first"
+            "only \(Self.size(available)) free, below the \(Self.size(minimum)) the recorder keeps; delete recordings (rm) first"
         case .invalid(let reason): reason
         }
     }
+
+    /// `64 MiB`, or `281 KiB` below a mebibyte (where whole MiB would say 0).
+    private static func size(_ bytes: Int64) -> String { bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB" }
 }
 
 /// The recorder's transport as a pure value: idle, armed (voice activation waiting for the level, or a
@@ -63,8 +66,11 @@ struct RecorderState: Sendable {
         if let reason = plan.refusal { throw .invalid(reason) }
         let standby = phase == .armed && self.plan != nil && self.plan!.voxThresholdDB == nil && triggerFrame == nil
         guard phase == .idle || standby else { throw .busy(phase) }
-        guard availableBytes >= plan.minimumFreeBytes else {
-            throw .full(availableBytes: availableBytes, minimumBytes: plan.minimumFreeBytes)
+        // Whatever the threshold, room for a second of audio: a disk that a take has just filled (ENOSPC) is
+        // refused here with one clear line rather than accepted and stopped again by the first write.
+        let floor = max(plan.minimumFreeBytes, Int64(plan.sampleRate * plan.bytesPerFrame))
+        guard availableBytes >= floor else {
+            throw .full(availableBytes: availableBytes, minimumBytes: floor)
         }
         if phase == .idle {
             position = 0

@@ -34,6 +34,8 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     private let setRecordLED: (Bool) -> Void
     private var recordLEDOn = false
     private let storage: Storage
+    /// Where a take stopped by a full disk is counted (`stats`' `disk full`).
+    var faults: FaultCounters?
 
     /// The take's writer; read by tests, which stall its thread to make a slow card.
     private(set) var writer: RecordingWriter?
@@ -341,7 +343,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         guard stopped === queue, take != nil, let writer else { return }
         if writer.error != nil {
             let floor = max(settings.value.recording.minimumFreeBytes, 1 << 20)
-            if (storage.availableBytes(directory) ?? .max) < floor { events(ApplianceEvent(.record, "disk-full")) }
+            if (storage.availableBytes(directory) ?? .max) < floor { reportDiskFull() }
             finishCapture()
             return
         }
@@ -372,6 +374,12 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         case .voxTriggered:
             events(ApplianceEvent(.record, "vox triggered"))
         }
+    }
+
+    /// `EVENT record disk-full`, counted in `stats` (`disk full`); the take is finalized by the caller.
+    private func reportDiskFull() {
+        faults?.count(.diskFull)
+        events(ApplianceEvent(.record, "disk-full"))
     }
 
     /// The record LED follows the take: on while a file is being written (or about to be), off otherwise.
@@ -414,7 +422,7 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
                     state.checkSpace(availableBytes: available, now: now)
                 }) ?? []
                 if actions.contains(.endCapture(.diskFull)) {
-                    events(ApplianceEvent(.record, "disk-full"))
+                    reportDiskFull()
                     finishCapture()
                 }
             }

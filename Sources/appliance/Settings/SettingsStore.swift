@@ -16,6 +16,8 @@ struct SettingsStore {
         /// Whether saving may replace what is at the path: no file was there, or the corrupt one was moved
         /// aside. A file that merely could not be read (EACCES, EIO, ...) must survive this run.
         var mayReplace = true
+        /// The file was there but was not settings (not JSON, wrong types): a fault `stats` counts.
+        var isCorrupt = false
     }
 
     /// The saved settings; the defaults when there is no file yet, or when it is corrupt (then moved aside).
@@ -41,12 +43,13 @@ struct SettingsStore {
             do throws(SystemError) {
                 try FileSystem.rename(path, to: aside)
                 return Loaded(settings: ApplianceSettings(),
-                              problem: "settings file \(path) is corrupt (\(reason)): kept as \(aside), defaults used")
+                              problem: "settings file \(path) is corrupt (\(reason)): kept as \(aside), defaults used",
+                              isCorrupt: true)
             } catch {
                 return Loaded(settings: ApplianceSettings(),
                               problem: "settings file \(path) is corrupt (\(reason)) and could not be moved aside "
                                   + "(\(error.reason)): defaults used, changes will not be saved over it",
-                              mayReplace: false)
+                              mayReplace: false, isCorrupt: true)
             }
         }
     }

@@ -90,3 +90,52 @@ struct UnixSocketTests {
         }
     }
 }
+
+/// The control socket reachable only by its owner and its group: connect(2) on a Unix socket needs write
+/// permission on the socket file (unix(7), "Pathname socket ownership and permissions"), and reaching it
+/// needs search permission on its folder. The kernel decides, for a client run as another uid with setpriv(1)
+/// (the tests run as root, who would pass any check).
+@Suite("Control socket permissions")
+struct UnixSocketPermissionTests {
+    /// Connects as `uid`:`gid` (no supplementary groups) with Python's socket module; its exit status: 0
+    /// connected, 13 EACCES.
+    func connect(_ path: String, uid: Int, gid: Int) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        let script = "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ntry:\n s.connect(sys.argv[1])\nexcept OSError as e:\n sys.exit(e.errno)\n"
+        process.arguments = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "/usr/bin/python3", "-c", script, path]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func onlyTheOwnerAndTheGroupConnect() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            Issue.record("needs root, setpriv (util-linux) and /usr/bin/python3"); return
+        }
+        let directory = NSTemporaryDirectory() + "control-" + UUID().uuidString.prefix(8)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The service's runtime folder: RuntimeDirectoryMode=0750 in image/service/appliance.service.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o750])
+        let group = 65534   // nogroup on Debian (base-passwd)
+        #expect(chown(directory, 0, gid_t(group)) == 0)
+        let path = directory + "/control.sock"
+        let listener = try UnixSocket.listen(path: path)
+        #expect(chown(path, 0, gid_t(group)) == 0)
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o660, "socket mode \(String(info.st_mode & 0o7777, radix: 8))")
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        // A member of the group connects (so the refusal below is the permission, not the script).
+        #expect(try connect(path, uid: 65534, gid: group) == 0)
+        #expect(try listener.accept() != nil)
+        // Another uid in another group: EACCES (13) at the folder.
+        #expect(try connect(path, uid: 65534, gid: 4242) == EACCES)
+        // Even with the folder open to all, the socket file's own mode refuses others.
+        #expect(chmod(directory, 0o755) == 0)
+        #expect(try connect(path, uid: 65534, gid: 4242) == EACCES)
+        #expect(try listener.accept() == nil)
+    }
+}

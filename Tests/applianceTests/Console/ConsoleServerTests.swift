@@ -47,6 +47,30 @@ struct ConsoleServerTests {
         #expect(!FileManager.default.fileExists(atPath: rig.socketPath))
     }
 
+    /// Issue 16 Deliver 5, "bound every line": a client that connects again and again holds a descriptor
+    /// each; past `maximumClients` the next one is told why and closed, and those connected carry on.
+    @Test func clientsPastTheLimitAreToldAndClosed() throws {
+        let rig = try ConsoleTestRig()
+        try rig.server.listen(path: rig.socketPath)
+        var clients: [LineClient] = []
+        // Each accepted before the next connects: connect(2) blocks once the listen backlog (8) is full.
+        for count in 1...ConsoleServer.maximumClients {
+            clients.append(try LineClient(path: rig.socketPath))
+            #expect(rig.turn { rig.server.connections.count == count })
+        }
+        let extra = try LineClient(path: rig.socketPath)
+        #expect(try extra.reply(turning: rig) == ["ERR state 16 control-socket clients are connected already; try again later"])
+        #expect(rig.server.connections.count == ConsoleServer.maximumClients)
+        try clients[0].send("stop")
+        #expect(try clients[0].reply(turning: rig) == ["OK"])
+        // One leaves: a new one is served.
+        clients.removeLast().socket.close()
+        #expect(rig.turn { rig.server.connections.count == ConsoleServer.maximumClients - 1 })
+        let next = try LineClient(path: rig.socketPath)
+        try next.send("stop")
+        #expect(try next.reply(turning: rig) == ["OK"])
+    }
+
     @Test func garbageAndOverlongLinesGetAnErrAndTheConnectionStillAnswers() throws {
         let rig = try ConsoleTestRig()
         try rig.server.listen(path: rig.socketPath)

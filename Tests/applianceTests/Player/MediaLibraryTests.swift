@@ -32,7 +32,8 @@ struct MediaLibraryTests {
         try wav(root.file("media/song.wav"))
         try root.link("media/out.wav", to: outside.file("secret.wav"))        // a link pointing out
         try root.link("media/outdir", to: outside.path)                      // a folder link pointing out
-        try root.link("media/in.wav", to: root.file("media/song.wav"))      // a link inside, pointing inside
+        try root.link("media/in.wav", to: "song.wav")                        // a relative link, pointing inside
+        try root.link("media/absin.wav", to: root.file("media/song.wav"))   // an absolute one, pointing inside
         #expect(code { _ = try library.resolve("out.wav") } == .denied)
         #expect(code { _ = try library.resolve("outdir/secret.wav") } == .denied)
         #expect(code { _ = try library.resolve("../recordings") } == .denied)
@@ -40,6 +41,14 @@ struct MediaLibraryTests {
         #expect(code { _ = try library.resolve(outside.file("secret.wav")) } == .denied, "absolute path")
         #expect(code { _ = try library.resolve("/etc/passwd") } == .denied)
         #expect(code { _ = try library.resolve("missing.wav") } == .notFound)
+        // openat2(2) RESOLVE_BENEATH refuses absolute links, even those pointing inside.
+        #expect(code { _ = try library.resolve("absin.wav") } == .denied)
+        // A NUL would cut the path short in the C call: refused, as any control character.
+        #expect(code { _ = try library.resolve("song.wav\u{0}/../../etc/passwd") } == .denied)
+        #expect(code { _ = try library.resolve("song\n.wav") } == .denied)
+        // NAME_MAX is 255 bytes (limits.h); PATH_MAX 4096.
+        #expect(code { _ = try library.resolve(String(repeating: "n", count: 256)) } == .usage)
+        #expect(code { _ = try library.resolve(String(repeating: "d/", count: 2100)) } == .usage)
         let inside = try library.resolve("in.wav")
         #expect(inside.path == root.file("media/song.wav") && inside.name == "in.wav" && !inside.isDirectory)
         #expect(try library.resolve("./song.wav").name == "song.wav")

@@ -134,6 +134,22 @@ struct RecorderStateTests {
                 == [.keepForPreRoll(frames: 300), .openTake(preRollFrames: 960), .write(frames: 700)])
     }
 
+    /// Regression (RELIABILITY.md section 3): with no threshold set, a disk a take had just filled (ENOSPC)
+    /// accepted the next `record`, which its first write stopped again. Now a second of audio must fit:
+    /// 48,000 frames × 6 bytes (24-bit stereo, WAVE's block align = channels × bytes per sample) = 288,000.
+    @Test func withNoThresholdADiskWithoutASecondOfRoomIsStillFull() throws {
+        var state = RecorderState()
+        let plan = Self.plan { $0.minimumFreeBytes = 0 }
+        try #require(plan.sampleRate == 48_000)
+        #expect(throws: RecorderRefusal.full(availableBytes: 287_999, minimumBytes: 288_000)) {
+            try state.start(plan, availableBytes: 287_999, now: .zero)
+        }
+        #expect(RecorderRefusal.full(availableBytes: 4_096, minimumBytes: 288_000).message
+                == "only 4 KiB free, below the 281 KiB the recorder keeps; delete recordings (rm) first")
+        _ = try state.start(plan, availableBytes: 288_000, now: .zero)
+        #expect(state.phase != .idle, "exactly a second of room is enough")
+    }
+
     @Test func refusesBelowTheFreeSpaceThresholdAndStopsWhenSpaceRunsOut() throws {
         var state = RecorderState()
         let plan = Self.plan { $0.minimumFreeBytes = 64 << 20 }

@@ -89,3 +89,7 @@ const CFFmpegFunctions *cffmpeg_load(const char *avutil, const char *avcodec, co
     }
     return table;
 }
+
+void cffmpeg_release(const CFFmpegFunctions *table) {
+    free((void *)table);
+}

@@ -30,11 +30,13 @@ final class FFmpegLibrary: @unchecked Sendable {   // immutable after load: the 
     /// Opens the libraries by `sonames` (tests pass a soname that does not exist to see the message).
     static func load(_ sonames: Sonames) -> Result<FFmpegLibrary, AudioFileError> {
         var reason = [CChar](repeating: 0, count: 512)
-        guard let table = cffmpeg_load(sonames.avutil, sonames.avcodec, sonames.avformat, &reason, reason.count)?.pointee else {
+        guard let loaded = cffmpeg_load(sonames.avutil, sonames.avcodec, sonames.avformat, &reason, reason.count) else {
             let major = cffmpeg_avcodec_major()
             let why = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(AudioFileError(.unsupported, "needs FFmpeg's libavcodec\(major) (Debian: apt install libavcodec\(major) libavformat\(cffmpeg_avformat_major())): \(why)"))
         }
+        let table = loaded.pointee
+        cffmpeg_release(loaded)
         table.av_log_set_level(AV_LOG_QUIET)   // errors come back as our own messages, never on stderr
         return .success(FFmpegLibrary(api: table))
     }

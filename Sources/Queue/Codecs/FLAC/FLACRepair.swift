@@ -26,9 +26,19 @@ enum FLACRepair {
                 throw AudioFileError(.truncated, "cannot repair: the file was cut inside its metadata blocks, before any audio", offset: offset)
             }
             let size = Int64(block[1]) << 16 | Int64(block[2]) << 8 | Int64(block[3])
+            if let refusal = Self.metadataRefusal(type: block[0] & 0x7F, size: size, first: offset == 4) {
+                // libFLAC would refuse the repaired file's metadata: it is damage, not a cut (issue 16, fuzzing).
+                throw AudioFileError(.malformed, "cannot repair: \(refusal)", offset: offset)
+            }
+            let blockStart = offset
             offset += 4 + size
             guard offset <= length else {
                 throw AudioFileError(.truncated, "cannot repair: the file was cut inside its metadata blocks, before any audio", offset: length)
+            }
+            // libFLAC parses the tags when the file is opened: lengths that run past their block fail it there.
+            if block[0] & 0x7F == 4, VorbisComment(try file.read(count: Int(size), at: blockStart + 4)) == nil {
+                throw AudioFileError(.malformed, "cannot repair: a VORBIS_COMMENT block whose lengths run past it",
+                                     offset: blockStart)
             }
             if block[0] & 0x80 != 0 { break }
         }
@@ -95,5 +105,14 @@ enum FLACRepair {
         try file.close()
         return AudioFileRepairReport(fileType: .flac, dataFormat: format, frameCount: Int64(samples),
                                      droppedBytes: length - end, wasIntact: false)
+    }
+
+    /// Why a metadata block header cannot be a FLAC file's (RFC 9639 section 8.1: STREAMINFO, 34 bytes, comes
+    /// first and only once; type 127 is forbidden), or nil.
+    static func metadataRefusal(type: UInt8, size: Int64, first: Bool) -> String? {
+        if first { return type == 0 && size == 34 ? nil : "the first metadata block is not a 34-byte STREAMINFO" }
+        if type == 0 { return "a second STREAMINFO metadata block" }
+        if type == 127 { return "a metadata block of the forbidden type 127" }
+        return nil
     }
 }

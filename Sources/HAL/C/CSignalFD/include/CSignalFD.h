@@ -3,7 +3,8 @@
 
 #include <signal.h>
 
-// signalfd(2) and flock(2)'s headers are not in Swift's Glibc module: these thin wrappers are.
+// signalfd(2), flock(2) and openat2(2) are not in Swift's Glibc module (openat2 has no glibc wrapper at all,
+// and Swift cannot call the variadic syscall(2)): these thin wrappers are.
 
 // A close-on-exec, non-blocking signalfd for `mask` (which the caller has blocked); the descriptor or -errno.
 int csignalfd_open(const sigset_t *mask);
@@ -16,5 +17,11 @@ int csignalfd_unlock(int fd);
 
 // flock(fd, LOCK_EX | LOCK_NB): 0, or -errno (-EWOULDBLOCK when another open file description holds it).
 int csignalfd_lock_exclusive(int fd);
+
+// openat2(2) (Linux 5.6+, no glibc wrapper) as O_PATH | O_CLOEXEC (| O_DIRECTORY when `directory`) with
+// RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: the kernel keeps every step of the walk (`..`, an absolute path,
+// a symbolic link, one swapped in meanwhile) inside `dirfd`'s tree. The descriptor, or -errno (-EXDEV: the
+// path would leave the tree; -ENOSYS: an older kernel).
+int copenat2_beneath(int dirfd, const char *path, int directory);
 
 #endif

@@ -84,8 +84,11 @@ static inline int cffmpeg_error_again(void) { return AVERROR(EAGAIN); }
 static inline int64_t cffmpeg_no_pts(void) { return AV_NOPTS_VALUE; }
 
 /// Opens the three libraries by the given sonames (libavutil, libavcodec, libavformat) and returns their
-/// function table (allocated once per successful load, kept for good), or NULL with a one-line reason in
-/// `error` (the soname that failed and dlerror's text).
+/// function table (allocated: the caller copies it and gives it back to `cffmpeg_release`; the libraries stay
+/// loaded for good), or NULL with a one-line reason in `error` (the soname that failed and dlerror's text).
 const CFFmpegFunctions *_Nullable cffmpeg_load(const char *_Nonnull avutil, const char *_Nonnull avcodec,
                                                const char *_Nonnull avformat, char *_Nonnull error, size_t errorSize);
+
+/// Frees a table `cffmpeg_load` returned (once copied; libFuzzer's leak check found it dropped, issue 16).
+void cffmpeg_release(const CFFmpegFunctions *_Nonnull table);
 #endif
