@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_TEST_FLAGS ?= --parallel
 
-.PHONY: all deps build run test test-host test-release powercut arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca faults fuzz test-fuzz clean help
+.PHONY: all deps build run test test-host test-release powercut arm test-arm test-system deb test-deb image image-raw overlays check-overlays test-image bench mca faults fuzz test-fuzz soak test-soak clean help
 
 all: build
 
@@ -11,6 +11,8 @@ help:
 	@echo "make test      host tests, the command-line tests on the release build, the aarch64 release build,"
 	@echo "               then the same tests on aarch64 under qemu, then the kernel rig (test-system)"
 	@echo "make test-host host tests only"
+	@echo "make test-soak the soak, bounded: 2 simulated hours of use for seeds 1 and 2 (RELIABILITY.md, part 4)"
+	@echo "make soak      the soak's full day: SOAK_HOURS=24 SEED=1 (or SEED=1,2,3) on the manual clock, at nice 19"
 	@echo "make test-release the command-line tests against the host's release build"
 	@echo "make powercut  the long power-cut run: the release appliance SIGKILLed while recording, POWERCUT_RUNS"
 	@echo "               per format (default 100; POWERCUT_SEED=N repeats a run); RELIABILITY.md section 2"
@@ -63,11 +65,24 @@ run: build
 # Host tests, the command-line tests against the host's release build, then the release binaries for the board
 # (checked to be aarch64 and to start under qemu), then the same tests on aarch64, then the aarch64 binary against
 # real kernel drivers in a QEMU guest, then the SD-card image booted under QEMU's raspi3b (test-image).
-test: test-host test-release test-fuzz arm test-arm test-system test-image
+test: test-host test-soak test-release test-fuzz arm test-arm test-system test-image
 
 test-host: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test $(SWIFT_TEST_FLAGS)
+
+# The soak (RELIABILITY.md, part 4): a seeded random walk of console lines, button gestures and jack events on the
+# whole appliance on the manual clock, invariants checked after every step. test-soak is the bounded form make
+# test runs; `make soak SOAK_HOURS=24 SEED=N` the full day (its figures are in RELIABILITY.md).
+SOAK_HOURS ?= 24
+SEED ?= 1
+test-soak: deps
+	$(SWIFT) build --build-tests
+	SOAK_HOURS=2 SEED=1,2 $(SWIFT) test --skip-build --filter SoakTests
+
+soak: deps
+	$(SWIFT) build --build-tests
+	SOAK_HOURS=$(SOAK_HOURS) SEED=$(SEED) nice -n 19 $(SWIFT) test --skip-build --filter SoakTests
 
 # The command-line tests run the optimized binary too: a crash only the release build has (issue 11: every
 # `codec trace` segfaulted there) fails here, not on a board.

@@ -66,8 +66,10 @@ final class ApplianceAssembly {
 
     /// On `assembled`, not yet powered up. Any failure after the power-up powers the codec down again and
     /// releases what was opened (lines, the queue thread), so a failed start leaves the board as it found it.
+    /// `startsEngine` false leaves the render threads unstarted: the caller turns the engine's periods itself,
+    /// as the soak does on a manual clock (a day of simulated time cannot wait for real-time threads).
     init(assembled: AssembledBoard, pcm: String?, periods: Int = periodCount, paths: DaemonPaths, loop: ControlLoop,
-         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, gpioMissing: String? = nil,
+         settings: LiveSettings, log: ServiceLog, locksMemory: Bool, gpioMissing: String? = nil, startsEngine: Bool = true,
          events: @escaping EventSink) throws(DaemonError) {
         let config = assembled.config
         let board = AssembledDaemonBoard(board: assembled, loop: loop, log: log)
@@ -211,7 +213,9 @@ final class ApplianceAssembly {
             }
         }
         for line in audio.restore() { log.info(line) }
-        do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+        if startsEngine {
+            do { try engine.start() } catch { throw .device("cannot start the audio engine: \(error)") }
+        }
         recorder.standBy()   // the pre-roll ring (when configured) fills from boot, for the first take too
         started = true
     }

@@ -55,6 +55,10 @@ final class ControlLoop: @unchecked Sendable {
 
     func removeTimer(_ token: Int) { timers[token] = nil }
 
+    /// The earliest deadline among the timers: how far a caller moving a manual clock may jump before a
+    /// timer is due (the soak's idle hours).
+    var nextTimerDeadline: Timestamp? { timers.values.compactMap { $0.deadline() }.min() }
+
     /// Makes `run` return after the current turn. Safe from any thread (a signal handler thread included).
     func stop() {
         stopping.store(true, ordering: .releasing)

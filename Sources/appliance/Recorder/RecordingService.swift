@@ -224,19 +224,25 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
         let now = loop.clock.now
         let press = queue.currentTime.sampleTime
         take.output = output
-        // Named before the press reaches the writer thread, which opens the file under this name.
-        let file = take.nameFirstFile()
+        // Named before the press reaches the writer thread, which opens the file under this name; a vox take
+        // is only armed, its file named when the level first crosses the threshold (as `start` does).
+        let file = plan.voxThresholdDB == nil ? take.nameFirstFile() : ""
+        let actions: [RecorderAction]
         do throws(RecorderRefusal) {
-            _ = try take.withState { state throws(RecorderRefusal) in
+            actions = try take.withState { state throws(RecorderRefusal) in
                 try state.start(plan, availableBytes: available, now: now, pressFrame: press)
             }
         } catch {
-            take.unnameFirstFile()
+            if plan.voxThresholdDB == nil { take.unnameFirstFile() }
             if case .full = error { return .error(.full, error.message) }
             return .error(.usage, error.message)
         }
         standingBy = false
         markerCount = 0
+        if actions.contains(.voxArmed) { events(ApplianceEvent(.record, "vox armed")) }
+        if let threshold = plan.voxThresholdDB {
+            return .ok(["armed: recording starts above \(threshold) dBFS"])
+        }
         recordLED(true)
         return .ok(["recording to \(file)" + (plan.preRollSeconds > 0 ? " with \(plan.preRollSeconds) s of pre-roll" : "")])
     }
