@@ -48,7 +48,8 @@ final class ApplianceDaemon {
     /// Registers the loop's timers: subsystem ticks, the delayed settings save, the watchdog.
     func installTimers() {
         for subsystem in parts.subsystems {
-            loop.addTimer(deadline: { subsystem.nextDeadline }, fire: { subsystem.tick(now: $0) })
+            loop.addTimer(deadline: { subsystem.nextDeadline }, polls: subsystem.ticksOnlyPoll,
+                          fire: { subsystem.tick(now: $0) })
         }
         loop.addTimer(deadline: { [unowned self] in settingsSaveDeadline() }, fire: { [unowned self] _ in saveSettings() })
         if let interval = notifier.watchdogInterval {

@@ -49,6 +49,8 @@ final class AudioDeviceWatch: Subsystem {
     }
 
     var nextDeadline: Timestamp? { retryAt ?? nextCheck }
+    /// Looking at the engine, and trying the device again, lose nothing when late.
+    var ticksOnlyPoll: Bool { true }
 
     func tick(now: Timestamp) {
         if lostAt == nil {

@@ -20,7 +20,7 @@ final class ControlLoop: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     // The loop thread's own state.
     private var watches: [Int: (descriptor: Int32, handler: () -> Void)] = [:]
-    private var timers: [Int: (deadline: () -> Timestamp?, fire: (Timestamp) -> Void)] = [:]
+    private var timers: [Int: (deadline: () -> Timestamp?, polls: Bool, fire: (Timestamp) -> Void)] = [:]
     private var nextToken = 0
 
     init(clock: any MonotonicClock) throws(SystemError) {
@@ -46,18 +46,20 @@ final class ControlLoop: @unchecked Sendable {
     func unwatch(_ token: Int) { watches[token] = nil }
 
     /// A timer source: asked for its next deadline before each wait; `fire` runs once that time has come.
+    /// `polls`: the timer only looks at something (a device's health) and nothing is lost when it runs late.
     @discardableResult
-    func addTimer(deadline: @escaping () -> Timestamp?, fire: @escaping (Timestamp) -> Void) -> Int {
+    func addTimer(deadline: @escaping () -> Timestamp?, polls: Bool = false,
+                  fire: @escaping (Timestamp) -> Void) -> Int {
         nextToken += 1
-        timers[nextToken] = (deadline, fire)
+        timers[nextToken] = (deadline, polls, fire)
         return nextToken
     }
 
     func removeTimer(_ token: Int) { timers[token] = nil }
 
-    /// The earliest deadline among the timers: how far a caller moving a manual clock may jump before a
-    /// timer is due (the soak's idle hours).
-    var nextTimerDeadline: Timestamp? { timers.values.compactMap { $0.deadline() }.min() }
+    /// The earliest deadline among the timers that do more than poll: how far a caller moving a manual clock
+    /// may jump before a timer is due (the soak's idle hours). A poll jumped over runs at the next turn.
+    var nextTimerDeadline: Timestamp? { timers.values.filter { !$0.polls }.compactMap { $0.deadline() }.min() }
 
     /// Makes `run` return after the current turn. Safe from any thread (a signal handler thread included).
     func stop() {

@@ -8,6 +8,8 @@ protocol Subsystem: AnyObject {
     var statusLines: [String] { get }
     /// When `tick` wants to run next, if ever.
     var nextDeadline: Timestamp? { get }
+    /// Whether `tick` only polls (looks at a device's health): nothing is lost when it runs late.
+    var ticksOnlyPoll: Bool { get }
     func tick(now: Timestamp)
     /// Shutdown: finish what must be finished (a recording finalized, positions saved) and release devices.
     func shutdown()
@@ -15,6 +17,7 @@ protocol Subsystem: AnyObject {
 
 extension Subsystem {
     var nextDeadline: Timestamp? { nil }
+    var ticksOnlyPoll: Bool { false }
     func tick(now: Timestamp) {}
 }
 
