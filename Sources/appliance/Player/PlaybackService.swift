@@ -476,20 +476,25 @@ final class PlaybackService: PlayerControl {
         output.audibleDeviceFrame = device
         output.arrived = item
         defer { output.arrived = nil }
-        var next = state
-        let actions = next.trackEnded(now: loop.clock.now)
-        state = next
-        carryOut(actions)
+        endTrack(of: output)
     }
 
     /// The data has ended and all of it has been heard: the track (and perhaps the playlist) ended.
     private func endIfPlayedOut(_ output: PlaybackOutput) {
         guard self.output === output, output.feeding == nil, output.stretches.isEmpty,
               state.transport == .playing else { return }
+        endTrack(of: output)
+    }
+
+    /// Tells the state the track heard on `output` ended and carries out what it says. When the playlist ends
+    /// there, the queue goes too, with whatever was queued behind the boundary (the same file again while
+    /// repeat was on, say): `trackEnded` says `stopped` without a `.stop` action, and a queue left behind
+    /// would play on unheard-of, holding its files open (the soak's finding, RELIABILITY.md part 4).
+    private func endTrack(of output: PlaybackOutput) {
         var next = state
         let actions = next.trackEnded(now: loop.clock.now)
         state = next
-        if next.transport == .stopped {
+        if next.transport == .stopped, self.output === output {
             output.queue.dispose()
             self.output = nil
         }

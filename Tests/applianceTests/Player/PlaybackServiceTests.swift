@@ -126,6 +126,40 @@ struct PlaybackServiceTests {
         #expect(secondHalf.map { abs($0.doubleValue) }.max()! > 0.5)
     }
 
+    /// The soak's open finding (RELIABILITY.md part 4: a played recording's file still open at idle). With
+    /// repeat on, the end of a one-file playlist queues the same file again gaplessly; `repeat off` before the
+    /// boundary then makes the playlist end there. The state stopped, but the queue was left playing the copy
+    /// queued behind, with the file open, until the next `play`: sound while `status` said stopped, and a
+    /// descriptor held at idle. Expected, from PlayerState's own rule (the playlist ends, `transport stopped`):
+    /// silence after the boundary, and no descriptor on the file.
+    @Test func aRepeatTurnedOffAfterTheFileWasQueuedAgainStopsAtTheBoundaryAndClosesIt() throws {
+        guard soxAvailable else { Issue.record("sox is needed"); return }
+        let media = PlayerDirectory()
+        let path = media.file("take.wav")
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", path, "synth", "0.2", "sine", "440", "gain", "-3"])
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.repeatMode(.all)).outcome == .ok)
+        #expect(player.perform(.play("take.wav")).outcome == .ok)
+        // 0.2 s is within the 0.4 s the player queues ahead: the second copy is queued at once.
+        _ = try player.render(periods: 4)
+        #expect(player.perform(.repeatMode(.off)).outcome == .ok)
+        let out = try player.render(periods: 120)    // 0.64 s: the first copy ends at 9600 frames
+        #expect(player.events.last == "EVENT transport stopped", "\(player.events)")
+        #expect(!player.service.isPlaying)
+        // Rendered so far: 4 periods before, so the boundary is at 9600 - 1024 frames into `out`. Past it and
+        // the queue's fade-out (a few periods), nothing may sound.
+        let after = out[(2 * (9600 - 4 * Self.period + 8 * Self.period))...]
+        let loudest = after.map { abs($0.doubleValue) }.max() ?? 0
+        #expect(loudest == 0, "sound after the playlist ended: peak \(loudest)")
+        #expect(Self.descriptors(on: path) == 0, "the file is still open after the playlist ended")
+    }
+
+    /// How many of this process's descriptors are open on `path` (/proc/self/fd's links, proc(5)).
+    static func descriptors(on path: String) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }.count
+    }
+
     // MARK: Seek, pause
 
     /// Seek lands on the exact frame: after the reset's fade, the output is the file from frame
