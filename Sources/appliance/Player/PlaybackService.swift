@@ -105,7 +105,7 @@ final class PlaybackService: PlayerControl {
         let reply: ConsoleReply
         switch event {
         case .togglePlayPause:
-            if state.transport == .stopped && state.currentFile == nil { reply = perform(.play(nil)) } else {
+            if state.transport == .stopped && (state.currentFile == nil || currentFileIsGone) { reply = perform(.play(nil)) } else {
                 reply = apply { state, now in try state.togglePlayPause(position: position, now: now) }
             }
         case .play: reply = perform(.play(nil))
@@ -141,7 +141,7 @@ final class PlaybackService: PlayerControl {
         switch command {
         case .play(let path):
             if path == nil && state.transport != .stopped { return apply { state, now in try state.play(now: now) } }
-            if path == nil, state.currentFile != nil { return apply { state, now in try state.play(now: now) } }
+            if path == nil, state.currentFile != nil, !currentFileIsGone { return apply { state, now in try state.play(now: now) } }
             let named: String?, playlist: [String]
             if path == nil, let last = settings.value.lastPlayed, let saved = try? library.playlist(for: last) {
                 (named, playlist) = (last, saved)
@@ -192,6 +192,15 @@ final class PlaybackService: PlayerControl {
             if change != nil { applyReplayGainChange() }
             return .ok([replayGainLine])
         }
+    }
+
+    /// Stopped on a file that has gone since (removed with `rm`, or by anyone else): `play` then starts
+    /// afresh, as with no playlist, instead of failing on that file at every press (the soak's finding,
+    /// RELIABILITY.md part 4). A paused file is still open, so it resumes whatever happened to its name.
+    private var currentFileIsGone: Bool {
+        guard state.transport == .stopped, let file = state.currentFile else { return false }
+        do throws(PlayerError) { _ = try library.resolve(file) } catch { return error.code == .notFound }
+        return false
     }
 
     /// Runs a state transition on a copy (so a refused command changes nothing), then its actions.

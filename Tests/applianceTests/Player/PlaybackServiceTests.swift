@@ -154,6 +154,35 @@ struct PlaybackServiceTests {
         #expect(Self.descriptors(on: path) == 0, "the file is still open after the playlist ended")
     }
 
+    /// The soak's second finding (seed 2, the day run): stopped on a file that was then removed, every `play`
+    /// (and every press of the remote's play/pause) failed on that file, `ERR not-found`, for good, until a
+    /// `play PATH` named another. Expected, as `play` with no playlist is documented (the last thing played,
+    /// else the media directory): the player starts afresh, here on the folder as it is now.
+    @Test func playAfterTheStoppedFileWasRemovedStartsAfresh() throws {
+        guard soxAvailable else { Issue.record("sox is needed"); return }
+        let media = PlayerDirectory()
+        for name in ["a.wav", "b.wav"] {
+            try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", media.file(name), "synth", "0.3", "sine", "440"])
+        }
+        let player = try Harness(media: media.path)
+        #expect(player.perform(.play("a.wav")).outcome == .ok)
+        _ = try player.render(periods: 4)
+        #expect(player.service.stopPlayback().outcome == .ok)
+        try FileManager.default.removeItem(atPath: media.file("a.wav"))
+        let reply = player.perform(.play(nil))
+        #expect(reply.outcome == .ok, "\(reply.wireLines)")
+        #expect(player.service.isPlaying)
+        #expect(player.service.state.currentFile == "b.wav")
+        // The same through the remote's button, after the file now playing is stopped and removed too.
+        #expect(player.service.stopPlayback().outcome == .ok)
+        try FileManager.default.removeItem(atPath: media.file("b.wav"))
+        try sox(["-n", "-r", "48000", "-c", "2", "-b", "16", media.file("c.wav"), "synth", "0.3", "sine", "440"])
+        #expect(player.service.handle(.togglePlayPause))
+        #expect(player.service.isPlaying)
+        #expect(player.service.state.currentFile == "c.wav")
+        #expect(!player.events.contains { $0.hasPrefix("EVENT error") }, "\(player.events)")
+    }
+
     /// How many of this process's descriptors are open on `path` (/proc/self/fd's links, proc(5)).
     static func descriptors(on path: String) -> Int {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
