@@ -31,21 +31,29 @@ public final class ConfinedPath: @unchecked Sendable {
 
     deinit { close() }
 
+    /// How a path is walked: by the kernel (openat2, and the walk in user space where the kernel has no
+    /// openat2: ENOSYS), or in user space only (`BeneathWalk`; for tests, so both walks are held to one set of
+    /// expectations on a kernel that has openat2).
+    public enum Resolution: Sendable, CaseIterable {
+        case kernel, userSpace
+    }
+
     /// Opens `relative` ("" for the directory itself) beneath `directory`. Errors carry the errno openat2 gave:
     /// `crossDevice` (EXDEV) when the path leads out of the directory, `noSuchFile`, `notDirectory`,
     /// ENAMETOOLONG, ELOOP... A `directory` that is itself a link (set by the administrator) is followed.
-    public static func open(_ relative: String, beneath directory: String) throws(SystemError) -> ConfinedPath {
+    public static func open(_ relative: String, beneath directory: String,
+                            resolution: Resolution = .kernel) throws(SystemError) -> ConfinedPath {
         let root = Syscalls.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard root >= 0 else { throw SystemError.current("open the directory", path: directory) }
         // The entry is walked from the directory itself (a link in a subfolder may point to a sibling), and
         // its own folder is kept open beside it, so `removeEntry` unlinks the very name that was checked.
-        let entry = Syscalls.openat2(root, relative.isEmpty ? "." : relative, directory: false)
+        let entry = Syscalls.openBeneath(root, relative.isEmpty ? "." : relative, directory: false, resolution)
         guard entry >= 0 else {
             _ = Syscalls.close(root)
             throw SystemError("open", path: relative, errno: Errno(-entry))
         }
         let (folder, name) = relative.isEmpty ? ("", ".") : FileSystem.split(relative)
-        let parent = folder == "." || folder.isEmpty ? root : Syscalls.openat2(root, folder, directory: true)
+        let parent = folder == "." || folder.isEmpty ? root : Syscalls.openBeneath(root, folder, directory: true, resolution)
         if parent != root { _ = Syscalls.close(root) }
         guard parent >= 0 else {
             _ = Syscalls.close(entry)
@@ -83,12 +91,16 @@ public final class ConfinedPath: @unchecked Sendable {
 }
 
 extension Syscalls {
-    /// An O_PATH descriptor of `path` confined beneath `directory` by openat2(2) (through the C shim), or
-    /// -errno.
-    static func openat2(_ directory: Int32, _ path: String, directory isDirectory: Bool) -> Int32 {
-        let descriptor = copenat2_beneath(directory, path, isDirectory ? 1 : 0)
-        SystemCallRecorder.note(.open(path: path, descriptor: descriptor))
-        return descriptor
+    /// An O_PATH descriptor of `path` confined beneath `directory`, or -errno: by openat2(2) (through the C
+    /// shim), or where it is missing (ENOSYS) or not wanted, by `BeneathWalk`.
+    static func openBeneath(_ directory: Int32, _ path: String, directory isDirectory: Bool,
+                            _ resolution: ConfinedPath.Resolution) -> Int32 {
+        if resolution == .kernel {
+            let descriptor = copenat2_beneath(directory, path, isDirectory ? 1 : 0)
+            SystemCallRecorder.note(.open(path: path, descriptor: descriptor))
+            if descriptor != -ENOSYS { return descriptor }
+        }
+        return BeneathWalk.open(directory, path, directory: isDirectory)
     }
 
     static func unlinkat(_ directory: Int32, _ name: String, _ flags: Int32) -> Int32 {

@@ -54,3 +54,5 @@ int copenat2_beneath(int dirfd, const char *path, int directory) {
         if (errno != EINTR && errno != EAGAIN) return -errno;
     }
 }
+
+int copen_path_flag(void) { return O_PATH; }

@@ -24,4 +24,8 @@ int csignalfd_lock_exclusive(int fd);
 // path would leave the tree; -ENOSYS: an older kernel).
 int copenat2_beneath(int dirfd, const char *path, int directory);
 
+// O_PATH (a descriptor that only names an entry), which Swift's Glibc module leaves out (it needs _GNU_SOURCE):
+// for the walk that stands in for openat2 where the kernel has none.
+int copen_path_flag(void);
+
 #endif
