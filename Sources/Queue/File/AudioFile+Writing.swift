@@ -209,6 +209,9 @@ extension AudioFile {
         }
         try ContainerWriter.writeSizes(file, &layout, dataBytes: audioDataByteCount, frames: frameCount, packets: packetCount,
                                        fileEnd: end, final: true, rf64Threshold: options.rf64Threshold)
+        // A write that failed part way (ENOSPC on a full disk) leaves the bytes it got out after the last
+        // whole packet: cut them, so the file is exactly what its header describes.
+        if try file.length > end { try file.truncate(to: end) }
         if temporaryPath != nil {
             try file.commit(to: path)
             self.temporaryPath = nil

@@ -177,10 +177,21 @@ struct RecordingRecoveryTests {
         #expect(harness.eventLines.contains("EVENT record disk-full"))
         #expect(harness.eventLines.last?.hasPrefix("EVENT record stopped \(Self.take) ") == true)
         // Finalized: the header's sizes cover every whole frame written, sox reads them, each equal to the
-        // generator's. (The write that met ENOSPC may leave part of a buffer after the data, which the
-        // header does not count.)
+        // generator's; the part of a buffer the write that met ENOSPC got out is cut, so the RIFF size is the
+        // file's length less 8 (Microsoft/IBM RIFF 1.0) and the data chunk ends the file.
         let path = harness.file("\(Self.take).wav")
         let frames = try AudioFile.open(path: path).frameCount
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        let riffSize = bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        #expect(riffSize == bytes.count - 8)
+        var chunk = 12, dataEnd: Int?
+        while chunk + 8 <= bytes.count {
+            let size = bytes[chunk + 4..<chunk + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            if bytes[chunk..<chunk + 4].elementsEqual("data".utf8) { dataEnd = chunk + 8 + size; break }
+            chunk += 8 + size + size % 2
+        }
+        #expect(dataEnd == bytes.count, "the data chunk ends the file")
+        #expect(dataEnd.map { ($0 - chunk - 8) / 6 } == Int(frames))
         let samples = try soxSamples(path)
         #expect(samples.count == Int(frames) * 2)
         #expect(samples.count > 2 * 48_000 * 3, "over 3 s of the 3.6 s that fit were kept")
