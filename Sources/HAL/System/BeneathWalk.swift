@@ -13,7 +13,8 @@ import CSignalFD
 /// meanwhile is seen as the link, never followed unseen. A symbolic link is read (readlinkat(2) on its own
 /// O_PATH descriptor) and its target walked in its place. It gives the errors openat2(2) documents for the same
 /// paths: EXDEV for an absolute path or link and for a `..` above the directory, ELOOP past 40 links (the
-/// kernel's MAXSYMLINKS), and whatever openat(2) says of a component (ENOENT, ENOTDIR, ENAMETOOLONG, EACCES).
+/// kernel's MAXSYMLINKS), ENAMETOOLONG for a path of PATH_MAX bytes or more, and whatever openat(2) says of a
+/// component (ENOENT, ENOTDIR, ENAMETOOLONG for a name over NAME_MAX, EACCES).
 /// A /proc "magic" link reads as an absolute path or as text that names nothing here, so it is refused too.
 enum BeneathWalk {
     /// The kernel's limit on links followed in one lookup (include/linux/namei.h, MAXSYMLINKS).
@@ -23,6 +24,8 @@ enum BeneathWalk {
 
     /// An O_PATH descriptor of `path` beneath `directory` (which stays open and the caller's), or -errno.
     static func open(_ directory: Int32, _ path: String, directory wantsDirectory: Bool) -> Int32 {
+        // The kernel takes the whole path first and refuses one that does not fit PATH_MAX with its NUL.
+        if path.utf8.count >= Int(PATH_MAX) { return -ENAMETOOLONG }
         if path.hasPrefix("/") { return -EXDEV }
         // Directories walked so far, the first the caller's; `pending` is what is left, in order.
         var trail: [Int32] = [directory]

@@ -42,6 +42,8 @@ struct ConfinedPathTests {
         #expect(errno("absin") == .crossDevice, "an absolute link is refused even when it points inside")
         #expect(errno("missing") == .noSuchFile)
         #expect(errno(String(repeating: "n", count: 256)) == .nameTooLong, "NAME_MAX is 255 (limits.h)")
+        #expect(errno(String(repeating: "d/", count: 2048)) == .nameTooLong,
+                "PATH_MAX is 4096 with the NUL (limits.h), checked before any component is looked up")
         #expect(errno("dir/song.wav/more") == .notDirectory)
         #expect(errno("dir/../dir/./song.wav") == nil, "'..' that stays inside is a plain step")
         try manager.createSymbolicLink(atPath: root.file("loop"), withDestinationPath: "loop")
