@@ -4,8 +4,9 @@
 # at a seeded random moment (a hard power-off: nothing the guest had not written to the disk survives). The
 # disk is then checked with e2fsck (journal replay), booted again so the appliance repairs the take at start,
 # and the take copied out (debugfs) is decoded by ffmpeg: it must play and have lost at most the commit
-# interval (1 s) of what `status` said was written last. Called by system.sh powercut with: CACHE
-# KERNEL_VERSION OUT_DIR. POWERCUT_SYSTEM_RUNS (default 5) runs, POWERCUT_SEED the seed.
+# interval (1 s) of what `status` said was written last. Then one take on a small ext4 filled until ENOSPC
+# (RELIABILITY.md section 3). Called by system.sh powercut with: CACHE KERNEL_VERSION OUT_DIR.
+# POWERCUT_SYSTEM_RUNS (default 5) runs, POWERCUT_SEED the seed.
 set -euo pipefail
 cache=$1 kver=$2 out=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -57,8 +58,8 @@ boot() {
 wait_for() {
     local log=$1 pattern=$2 seconds=$3 i
     for ((i = 0; i < seconds * 10; i++)); do
-        grep -qE "$pattern" "$log" && return 0
-        kill -0 "$qemu" 2>/dev/null || { grep -qE "$pattern" "$log"; return; }
+        grep -qsE "$pattern" "$log" && return 0
+        kill -0 "$qemu" 2>/dev/null || { grep -qsE "$pattern" "$log"; return; }
         sleep 0.1
     done
     return 1
@@ -128,4 +129,69 @@ for ((run = 1; run <= runs; run++)); do
     fi
 done
 say "$runs power-offs in $((SECONDS - started)) s, $failures failed, worst loss $worst s (commit interval ${COMMIT_SECONDS} s), seed $seed"
-(( failures == 0 )) || die "$failures of $runs power-off runs failed (logs: $work)"
+
+# A full data partition (RELIABILITY.md section 3) on the real kernel: a fresh 32 MiB ext4 (no blocks reserved
+# for root: the guest's appliance runs as root) filled to about 3 MiB free, settings with no free-space floor,
+# so the recorder writes until ext4 refuses with ENOSPC. Expected (the recorder's contract, README "record"):
+# `EVENT record disk-full`, the take stopped and finalized (its RIFF and data sizes describe the bytes on
+# disk, Microsoft/IBM RIFF 1.0; sox reads it), `disk full: 1` in stats, the next `record` refused with
+# `ERR full`, a clean exit, the file system clean (e2fsck -fn), and settings.json still valid JSON (the
+# atomic write fails whole or not at all).
+full_failed=""
+disk=$work/full.img
+mkfs.ext4 -q -F -m 0 -L appliance-data "$disk" 32M
+log=$work/diskfull.log
+say "full disk: recording onto ext4 with about 3 MiB free"
+boot diskfull "$log"
+wait_for "$log" '^POWERCUT-DONE' 300 || { kill -9 "$qemu" 2>/dev/null || true; full_failed+="the guest did not finish; "; }
+wait "$qemu" 2>/dev/null || true
+tr -d '\r' < "$log" > "$log.txt" && mv "$log.txt" "$log"
+grep -q '^DISKFULL-OUT EVENT record disk-full' "$log" || full_failed+="no 'EVENT record disk-full'; "
+stopped=$(grep -m1 '^DISKFULL-OUT EVENT record stopped ' "$log" | cut -d' ' -f5- || true)
+[[ -n $stopped ]] || full_failed+="no 'EVENT record stopped'; "
+grep -qE '^DISKFULL-OUT +disk full: 1$' "$log" || full_failed+="stats does not say 'disk full: 1'; "
+grep -q '^DISKFULL-OUT ERR full ' "$log" || full_failed+="the next record was not refused with 'ERR full'; "
+grep -q '^DISKFULL-EXIT 0' "$log" || full_failed+="the appliance did not exit 0; "
+grep -q '^POWERCUT-UNMOUNTED' "$log" || full_failed+="the data file system did not unmount; "
+e2fsck -fn "$disk" > "$work/diskfull-fsck.log" 2>&1 || full_failed+="e2fsck -fn found problems ($work/diskfull-fsck.log); "
+take=$(echo "$stopped" | cut -d' ' -f1)
+take=${take##*/}.wav
+seconds=$(echo "$stopped" | cut -d' ' -f2)
+copy=$work/diskfull-take.wav
+debugfs -R "dump /state/recordings/$take $copy" "$disk" > /dev/null 2>&1 || true
+debugfs -R "dump /state/settings.json $work/diskfull-settings.json" "$disk" > /dev/null 2>&1 || true
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/diskfull-settings.json" 2>/dev/null \
+    || full_failed+="settings.json is not valid JSON after the full disk; "
+layout=$(python3 - "$copy" <<'PY' 2>&1
+import sys
+data = open(sys.argv[1], "rb").read()
+assert data[:4] == b"RIFF" and data[8:12] == b"WAVE", "not a RIFF/WAVE file"
+riff, position = int.from_bytes(data[4:8], "little"), 12
+while position + 8 <= len(data):
+    chunk, size = data[position:position + 4], int.from_bytes(data[position + 4:position + 8], "little")
+    if chunk == b"data":
+        assert riff == len(data) - 8, f"RIFF size {riff}, file {len(data)} bytes"
+        assert position + 8 + size == len(data), f"data size {size} at {position + 8}, file {len(data)} bytes"
+        print(f"{len(data)} bytes, data {size} bytes")
+        break
+    position += 8 + size + (size & 1)
+else:
+    raise SystemExit("no data chunk")
+PY
+) || full_failed+="the take's header does not describe it: $layout; "
+if decoded=$(sox "$copy" -t raw -e signed -b 32 - 2> "$work/diskfull-sox.err" | wc -c) && [[ -s $copy ]]; then
+    heard=$(python3 -c "print(round($decoded / 8 / 48000, 3))")
+    python3 -c "import sys; sys.exit(0 if abs($heard - ${seconds:-0}) <= 0.05 else 1)" \
+        || full_failed+="sox reads $heard s, the appliance said ${seconds:-?} s; "
+else
+    full_failed+="sox cannot read $take: $(head -c 200 "$work/diskfull-sox.err"); "
+fi
+free=$(grep -m1 '^DISKFULL-FREE ' "$log" | cut -d' ' -f2 || true)
+if [[ -n $full_failed ]]; then
+    failures=$((failures + 1))
+    say "FAIL full disk: $full_failed(log: $log)"
+    grep -E '^DISKFULL-(OUT (EVENT|ERR)|ERR)' "$log" | head -n 20 >&2 || true
+else
+    say "ok   full disk: ${free:-?} KiB free at the start; $take stopped at ${seconds} s by ENOSPC, finalized ($layout; sox reads $heard s); disk full: 1; the next record refused; e2fsck clean"
+fi
+(( failures == 0 )) || die "$failures of the $runs power-off runs and the full-disk run failed (logs: $work)"
