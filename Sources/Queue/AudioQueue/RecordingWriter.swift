@@ -154,8 +154,8 @@ public final class RecordingWriter: @unchecked Sendable {
             let seconds = Double(state.packetsWritten * Int64(format.framesPerPacket)) / format.sampleRate
             state.error = RecordingWriterError(
                 kind: .write,
-                message: "writing the recording failed after \(state.packetsWritten) packets (\(seconds) s), "
-                    + "which the file keeps: \(error)",
+                message: "writing the recording failed after \(state.packetsWritten) packets (\(seconds) s) were "
+                    + "written; the file keeps what reached the disk: \(error)",
                 hint: "check free space and the storage device; the recording has stopped",
                 packetsWritten: state.packetsWritten)
         }
