@@ -14,13 +14,16 @@
 # one iteration does.
 #
 # The table below is the only place to add a loop: one row per loop, fields separated by '|':
-#   name | symbol (an extended regex matched against the mangled names) | work per iteration | unit
-# "work per iteration" is what one trip through the loop body computes, in the unit named beside it.
+#   name | symbol (an extended regex matched against the mangled names) | work per iteration | unit [| body]
+# "work per iteration" is what one trip through the loop body computes, in the unit named beside it. With "body"
+# (an extended regex), the loop is instead the largest innermost one (no backward branch inside it) whose body
+# has an instruction matching it: for a function whose hot loop is nested in its per-output loop.
 # Needs: llvm-objdump, llvm-mca, llvm-nm (Debian's llvm package; image/host-deps.sh mca).
 set -euo pipefail
 
 LOOPS='
 EQ, two bell stages, stereo (runBellTwoStagesPair)|BiquadKernelO20runBellTwoStagesPair_|4|sample per band
+converter dot product, stereo (SampleRateConverter.render)|19SampleRateConverterC6render6source|16|tap per channel|umlal2
 '
 # LOOP_TABLE=FILE replaces the table (same format), e.g. for a probe object (Benchmarks/eq-design/probe-cost.sh).
 [[ -n ${LOOP_TABLE:-} ]] && LOOPS=$(cat "$LOOP_TABLE")
@@ -57,7 +60,7 @@ code_bytes() {
 
 printf '%-52s %-10s %9s %10s %18s\n' "loop" "cpu" "instrs" "cycles/it" "cycles per unit"
 status=0
-while IFS='|' read -r name pattern per_iteration unit; do
+while IFS='|' read -r name pattern per_iteration unit body; do
     [[ -n $name ]] || continue
     # The largest function matching (specialized copies share the name stem).
     read -r start size symbol < <(awk -v p="$pattern" '$3 ~ /^[tT]$/ && $4 ~ p { print $1, $2, $4 }' "$work/symbols" |
@@ -75,10 +78,23 @@ while IFS='|' read -r name pattern per_iteration unit; do
         fi
         printf '%d\t%s\t%s\n' $((0x$address)) "$target" "${text%%//*}"
     done > "$work/function"
-    # Backward branches inside the function; the loop with the most instructions is the hot one.
-    read -r target branch < <(awk -F'\t' -v start=$((0x$start)) '
-        $2 != "-" && $2 + 0 < $1 + 0 && $2 + 0 >= start { print $2, $1, $1 - $2 }' "$work/function" |
-        sort -k3,3nr | head -n 1 | cut -d' ' -f1,2) ||
+    # Backward branches inside the function; the loop with the most instructions is the hot one (with a body
+    # regex: the largest innermost loop with an instruction matching it).
+    read -r target branch < <(awk -F'\t' -v start=$((0x$start)) -v body="$body" '
+        { address[NR] = $1 + 0; text[NR] = $3 }
+        $2 != "-" && $2 + 0 < $1 + 0 && $2 + 0 >= start { n++; from[n] = $2 + 0; to[n] = $1 + 0 }
+        END {
+            for (i = 1; i <= n; i++) {
+                if (body != "") {
+                    inner = 1; matched = 0
+                    for (j = 1; j <= n; j++) if (j != i && to[j] >= from[i] && to[j] < to[i]) inner = 0
+                    for (k = 1; k <= NR; k++) if (address[k] >= from[i] && address[k] <= to[i] && text[k] ~ body) matched = 1
+                    if (!inner || !matched) continue
+                }
+                print from[i], to[i], to[i] - from[i]
+            }
+        }' "$work/function" |
+        sort -k3,3nr | head -n 1 | cut -d' ' -f1,2 | grep .) ||
         { printf '%-52s no loop in %s\n' "$name" "$symbol"; status=1; continue; }
     # The body as llvm-mca input: addresses dropped, branch targets replaced by labels.
     awk -F'\t' -v t="$target" -v b="$branch" '
