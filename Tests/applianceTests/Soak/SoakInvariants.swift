@@ -155,12 +155,16 @@ enum Resources {
         var rssKiB: Int
         /// Anonymous resident memory (heap, stacks): where a leak of allocations shows.
         var anonKiB: Int
+        /// Resident pages of mapped files (library code and data paged in at the first use of a path, which the
+        /// kernel may drop and read again): grows as new paths run, bounded by the libraries' size; no leak.
+        var fileKiB: Int
     }
 
     static func sample() -> Sample {
         let fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
         let threads = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).count
-        return Sample(fds: fds, threads: threads, rssKiB: status("VmRSS"), anonKiB: status("RssAnon"))
+        return Sample(fds: fds, threads: threads, rssKiB: status("VmRSS"), anonKiB: status("RssAnon"),
+                      fileKiB: status("RssFile"))
     }
 
     /// A field of /proc/self/status in kB (VmRSS, VmHWM).

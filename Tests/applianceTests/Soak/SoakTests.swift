@@ -2,6 +2,7 @@ import Foundation
 import HAL
 import Testing
 @testable import appliance
+@testable import Queue
 
 /// The soak: a seeded random walk of a day's use (`SoakWalk`) on the whole appliance on the manual clock
 /// (`SoakRig`), the invariants checked after every step (`SoakInvariants`). Runs only when SOAK_HOURS is set
@@ -16,14 +17,20 @@ import Testing
     /// Steps before the resources' baseline is taken: the first takes, tracks, gestures and plugs have made
     /// the threads, caches and pools a running appliance keeps.
     static let warmUpSteps = 100
-    /// Memory: resident size, and its anonymous part (heap, stacks), may grow this much from the end of the
-    /// warm-up to the end of the run (a leak of one 4 KiB buffer per step, 6000 steps a day, passes 8 MiB).
-    static let rssGrowthKiB = 8 * 1024
+    /// Memory: the anonymous part of the resident size (heap, stacks), where leaked allocations stay, may grow
+    /// this much from the end of the warm-up to the end of the run (a leak of one 4 KiB buffer per step, 6000
+    /// steps a day, passes 8 MiB). The resident pages of mapped files are reported, not judged: they grow as
+    /// code runs for the first time (a day of seed 2: 7.2 MiB of library pages after its warm-up, 4.0 MiB of
+    /// anonymous memory) and the kernel may drop them at will; a leak cannot hide there.
     static let anonGrowthKiB = 8 * 1024
 
     @Test(.enabled(if: hours != nil, "set SOAK_HOURS (make test-soak, make soak)"), arguments: seeds)
     func aDayOfUseKeepsEveryInvariant(seed: UInt64) throws {
         let hours = try #require(Self.hours)
+        // FFmpeg is dlopen'ed at its first use (an ALAC take, an AAC or M4A file): about 60 libraries, some 25 MiB
+        // resident. Loaded here, before any baseline, so the memory check compares like with like whichever seed
+        // runs first in the process (seed 2's day, run first, "grew" 31.9 MiB: FFmpeg loaded after its warm-up).
+        _ = try? FFmpegLibrary.loaded(for: "the soak")
         let rig = try SoakRig()
         defer { rig.removeDirectory() }
         let walk = SoakWalk(rig: rig, seed: seed)
@@ -72,6 +79,7 @@ import Testing
             wall \(String(format: "%.1f", Date().timeIntervalSince(wallStart))) s, CPU \(String(format: "%.1f", Self.cpuSeconds() - cpuStart)) s; \
             RSS \(first.rssKiB) KiB after warm-up, \(last.rssKiB) KiB at the end, \(peakRSS) KiB peak (VmHWM \(Resources.status("VmHWM")) KiB); \
             RssAnon \(first.anonKiB) KiB after warm-up, \(last.anonKiB) KiB at the end, \(peakAnon) KiB peak; \
+            RssFile \(first.fileKiB) KiB after warm-up, \(last.fileKiB) KiB at the end; \
             fds \(walk.invariants.baseline?.fds ?? -1) baseline, \(last.fds) at the end; \
             threads \(walk.invariants.baseline?.threads ?? -1) baseline, \(last.threads) at the end; \
             \(walk.invariants.idleChecks) idle checks; \(walk.failureCount) broken invariants
@@ -81,7 +89,6 @@ import Testing
         #expect(totals.xrunsOutsideJumps == 0, "seed \(seed): the manual clock never starves the card")
         #expect(counts.steps >= Self.warmUpSteps + 100, "seed \(seed): too short a run to compare resources")
         #expect(walk.invariants.baseline != nil, "seed \(seed): no idle moment after the warm-up")
-        #expect(last.rssKiB - first.rssKiB <= Self.rssGrowthKiB, "seed \(seed): RSS grew \(last.rssKiB - first.rssKiB) KiB")
         #expect(last.anonKiB - first.anonKiB <= Self.anonGrowthKiB,
                 "seed \(seed): anonymous memory grew \(last.anonKiB - first.anonKiB) KiB")
     }
