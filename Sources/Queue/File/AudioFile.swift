@@ -68,7 +68,8 @@ public final class AudioFile {
     }
 
     convenience init(path: String, file: FileDescriptor, layout: SizeLayout, writable: Bool) throws {
-        try self.init(path: path, file: file, layout: layout, coding: .packets(try PacketCodec(format: layout.format)), writable: writable)
+        let codec = try PacketCodec(format: layout.format)
+        self.init(path: path, file: file, layout: layout, coding: .packets(codec), writable: writable)
     }
 
     init(path: String, file: FileDescriptor, layout: SizeLayout, coding: Coding, writable: Bool) {
