@@ -30,12 +30,13 @@ enum SeedWriter {
         writeTone(path: "\(root)/opus/writer.opus", type: .ogg, format: .compressed(.opus, sampleRate: 48000, channels: 2))
     }
 
-    /// 1000 frames of a 440 Hz square-ish tone: enough for a few packets of every format, small for the fuzzer.
-    static func writeTone(path: String, type: AudioFileType, format: StreamFormat) {
+    /// `frames` (1000 by default) of a 480 Hz square wave at 48 kHz: enough for a few packets of every format,
+    /// small for the fuzzer.
+    static func writeTone(path: String, type: AudioFileType, format: StreamFormat, frames: Int = 1000) {
         guard let file = try? AudioFile.create(path: path, type: type, format: format) else { return }
         let channels = format.channelsPerFrame
-        var samples = [Fixed824](repeating: .zero, count: 1000 * channels)
-        for frame in 0..<1000 {
+        var samples = [Fixed824](repeating: .zero, count: frames * channels)
+        for frame in 0..<frames {
             let value = Fixed824((frame / 50) % 2 == 0 ? 0.25 : -0.25)
             for channel in 0..<channels { samples[frame * channels + channel] = value }
         }
