@@ -110,4 +110,27 @@ struct RepairFixtureTests {
         #expect(file.frameCount == 1000)
         #expect(file.fileType == .rf64)
     }
+
+    /// AIFF-C (ulaw, 8 kHz mono, 1000 frames), then three whole chunks after the audio: NAME "take", a MARK chunk
+    /// whose count says 2 markers while its 10 bytes hold one (AIFF 1.3, Marker Chunk: id, position, pstring),
+    /// and ANNO. Every chunk is whole and of a kind a recording carries, so repair called the file intact, yet the
+    /// reader refuses the MARK chunk: the "repaired" file did not open (libFuzzer, repair target, 2026-11-29).
+    /// Repair now asks the reader and keeps the chunks before the first it refuses.
+    @Test func aMARKChunkDamagedInsideAfterTheAudioIsCutSoTheFileOpens() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("aifc-mark-runs-past-its-chunk.aifc", into: directory)
+        #expect(throws: AudioFileError.self) { try AudioFile.open(path: path) }
+        let report = try AudioFile.repair(path: path)
+        #expect(report.frameCount == 1000)
+        #expect(report.droppedBytes == 18 + 14)   // MARK (8 + 10) and the ANNO after it (8 + 5 + pad)
+        #expect(!report.wasIntact)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count == 1124 - 32)
+        // FORM's size now describes the file (AIFF 1.3: ckSize counts what follows the size field).
+        #expect(Int(UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])) == bytes.count - 8)
+        let file = try AudioFile.open(path: path)
+        #expect(file.frameCount == 1000)
+        #expect(file.metadata.title == "take")
+        #expect(try readAll(file).raws.count == 1000)
+    }
 }

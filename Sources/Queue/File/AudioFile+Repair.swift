@@ -79,7 +79,8 @@ extension AudioFile {
             }
             if intact {
                 dataBytes = declared
-                end = try lastCompleteChunkEnd(source, from: min(after, length), family: family, length: length)
+                let chunks = try trailingChunks(source, from: min(after, length), family: family, length: length)
+                end = try endOfReadableChunks(file, hint: header.fileType, chunkStarts: chunks.starts, end: chunks.end)
             }
         }
         let whole = dataBytes - dataBytes % bytesPerPacket
@@ -115,9 +116,12 @@ extension AudioFile {
                                      droppedBytes: length - end, wasIntact: unchanged)
     }
 
-    /// The end of the last whole chunk after the audio (a chunk cut short, and all after it, is dropped).
-    static func lastCompleteChunkEnd(_ source: ByteSource, from start: Int64, family: AudioFileType.Family, length: Int64) throws -> Int64 {
+    /// The whole chunks after the audio: where each starts, and the end of the last (a chunk cut short, and all
+    /// after it, is dropped).
+    static func trailingChunks(_ source: ByteSource, from start: Int64, family: AudioFileType.Family,
+                               length: Int64) throws -> (starts: [Int64], end: Int64) {
         var offset = start
+        var starts: [Int64] = []
         let headerSize: Int64 = family == .caf ? 12 : 8
         while offset + headerSize <= length {
             let f = FieldReader(try source.require(Int(headerSize), at: offset, for: "chunk header"), at: offset, what: "chunk header")
@@ -126,17 +130,38 @@ extension AudioFile {
             case .riff: size = Int64(try f.u32le(4))
             case .aiff: size = Int64(try f.u32be(4))
             case .caf: size = Int64(bitPattern: try f.u64be(4))
-            case .library: return length   // repaired by their codec (Queue/Codecs), never walked as chunks
+            case .library: return ([], length)   // repaired by their codec (Queue/Codecs), never walked as chunks
             }
             // Only the chunks a recording carries after its audio are kept: anything else there (a second `fmt `,
             // say) is damage the reader would refuse, so it and all after it go (issue 16, fuzzing).
-            guard trailingChunkIDs.contains(try f.cString(0, 4)) else { return offset }
+            guard trailingChunkIDs.contains(try f.cString(0, 4)) else { return (starts, offset) }
             let pad = family == .caf ? 0 : size & 1
             // Compared against what is left, so that no size (CAF's are 64-bit) can overflow the sum.
-            guard size >= 0, size <= CAFParser.maximumChunkSize, size <= length - offset - headerSize else { return offset }
+            guard size >= 0, size <= CAFParser.maximumChunkSize, size <= length - offset - headerSize else { return (starts, offset) }
+            starts.append(offset)
             offset = min(length, offset + headerSize + size + pad)
         }
-        return offset == length ? length : offset
+        return (starts, offset)
+    }
+
+    /// `end` moved back to the start of the first chunk after the audio that the reader refuses, so that what
+    /// repair keeps opens: a kept chunk can be whole yet damaged inside (a MARK chunk whose markers run past its
+    /// end; issue 16, fuzzing). The reader itself is the judge, one pass per refused chunk.
+    static func endOfReadableChunks(_ file: FileDescriptor, hint: AudioFileType, chunkStarts: [Int64], end: Int64) throws -> Int64 {
+        var end = end
+        var starts = chunkStarts
+        while let first = starts.first, end > first {
+            do {
+                _ = try ContainerProbe.parse(FileByteSource(file, endingAt: end), hint: hint, stopAtData: false)
+                return end
+            } catch let error as AudioFileError where error.kind != .io {
+                // A refusal before the chunks after the audio is not theirs to fix: repair reports it.
+                guard let offset = error.offset, offset >= first, let chunk = starts.last(where: { $0 <= offset }) else { throw error }
+                end = chunk
+                starts.removeAll { $0 >= chunk }
+            }
+        }
+        return end
     }
 
     /// Whether the header's sizes already say what the repair would write.

@@ -134,6 +134,12 @@ struct FileByteSource: ByteSource {
         length = try file.length
     }
 
+    /// The file as if it ended at `length` (what it will hold once cut there).
+    init(_ file: FileDescriptor, endingAt length: Int64) {
+        self.file = file
+        self.length = length
+    }
+
     func bytes(at offset: Int64, count: Int) throws -> [UInt8]? {
         guard let length, offset < length, offset >= 0 else { return [] }
         return try file.read(count: Int(min(Int64(count), length - offset)), at: offset)

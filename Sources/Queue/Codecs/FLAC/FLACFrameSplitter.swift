@@ -75,14 +75,17 @@ struct FLACFrameSplitter {
             }
             let largest = frameStart + maximumFrameBytes(current)
             let limit = min(buffer.count, largest)
-            var position = frameStart + scanned
+            let resumed = frameStart + scanned
+            var position = resumed
             while position < limit {
                 crc = FLACChecksum.crc16(crc, buffer[position])
                 position += 1
                 if crc == 0 && position - frameStart >= current.length + 3 { break }
             }
             scanned = position - frameStart
-            if crc == 0 && scanned >= current.length + 3 {
+            // Only an end found by this pass: one just refused (no header followed it) is not offered again, or
+            // a refused end at the largest size would be offered for ever (a hang libFuzzer found, 2026-11-29).
+            if crc == 0 && scanned >= current.length + 3 && position > resumed {
                 awaitingHeaderAt = position
                 continue
             }
