@@ -4,7 +4,8 @@
 #   Fuzzing/fuzz.sh seeds                 seed corpora: the firmware's writers, sox, ffmpeg, flac, lame, opusenc
 #   Fuzzing/fuzz.sh replay                every regression fixture (Fuzzing/Regressions/<target>/*) once
 #   Fuzzing/fuzz.sh run SECONDS [TARGET]  each target (or one) for SECONDS, at nice 19, one after another
-#                                         (FUZZ_KEEP_GOING=1: a finding is recorded and the next target runs)
+#                                         (FUZZ_KEEP_GOING=1: a finding is recorded and the next target runs;
+#                                         FUZZ_RUNS=N: a target also ends after N executions, e.g. the 10^7 goal)
 # A finding (crash, hang over 10 s, leak, ASan report) fails the run and is left in Fuzzing/Findings/<target>/;
 # make it a fixture in Fuzzing/Regressions/<target>/ with the fix. Growing corpora are kept in Fuzzing/Corpus/.
 set -euo pipefail
@@ -126,10 +127,12 @@ run_one() {
     mkdir -p "Corpus/$target" "Findings/$target"
     local log=".build/fuzz-$target.log"
     local start=$SECONDS
+    local runs_limit=()
+    [[ -n "${FUZZ_RUNS:-}" ]] && runs_limit=(-runs="$FUZZ_RUNS")
     if ! FUZZ_TARGET="$target" nice -n 19 "$binary" "Corpus/$target" "$seeds/$target" \
             -max_total_time="$seconds" -timeout=$timeout_seconds -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
             -dict="Dictionaries/$(dictionary "$target").dict" -artifact_prefix="Findings/$target/" \
-            -print_final_stats=1 > "$log" 2>&1; then
+            -print_final_stats=1 "${runs_limit[@]}" > "$log" 2>&1; then
         { grep -E "ERROR|SUMMARY|Test unit written|Fatal error|ParseDictionaryFile" "$log" | head -8 >&2; } || true
         [[ "${FUZZ_KEEP_GOING:-0}" == 1 ]] || fail "$target: a finding (log Fuzzing/$log; input in Fuzzing/Findings/$target/)"
         echo "fuzz: $target: FINDING after $((SECONDS - start)) s (log Fuzzing/$log)" | tee -a .build/figures.txt
