@@ -76,9 +76,7 @@ def run(coefficients, xs, p):
 
 
 def report(label, out, ref, overflow):
-    worst = max(abs(a - b) for a, b in zip(out, ref)) * 2 ** 24
-    noise = sum((a - b) ** 2 for a, b in zip(out, ref))
-    snr = 10 * math.log10(sum(b * b for b in ref) / noise) if noise else float("inf")
+    worst, snr = split.accuracy(out, ref)
     print(f"{label}: worst {worst:.3f} LSB, SNR {snr:.1f} dB{', LEFT INT32' if overflow else ''}")
 
 
@@ -87,12 +85,7 @@ def main():
     if mode == "stage":
         f, gain, signal = float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6])
         coefficients = [split.peaking(f, 1.41, gain, fs)]
-        n = 12_000
-        if signal > 0:
-            xs = [round(0.2 * math.sin(2 * math.pi * signal * i / fs + 0.3) * 2 ** 24) / 2 ** 24 for i in range(n)]
-        else:
-            random.seed(7)
-            xs = [round(random.uniform(-0.2, 0.2) * 2 ** 24) / 2 ** 24 for _ in range(n)]
+        xs = split.test_signal(fs, signal)
         label = f"stage P={p} {fs:6.0f} Hz {f:6.0f} Hz {gain:+5.1f} dB signal {signal:5.0f} Hz"
     else:
         gains = [float(g) for g in sys.argv[4:]]

@@ -90,21 +90,30 @@ def fixed(c, xs, form, extra):
     return out
 
 
+def test_signal(fs, hz, n=12_000):
+    """BiquadAccuracyTests' single-stage signals on the 8.24 grid: a 0.2 sine at hz (phase 0.3), or seeded noise."""
+    if hz > 0:
+        return [round(0.2 * math.sin(2 * math.pi * hz * i / fs + 0.3) * 2 ** 24) / 2 ** 24 for i in range(n)]
+    random.seed(7)
+    return [round(random.uniform(-0.2, 0.2) * 2 ** 24) / 2 ** 24 for _ in range(n)]
+
+
+def accuracy(out, ref):
+    """(worst error in LSB of 8.24, SNR in dB) of out against the float64 reference."""
+    worst = max(abs(a - b) for a, b in zip(out, ref)) * 2 ** 24
+    noise = sum((a - b) ** 2 for a, b in zip(out, ref))
+    snr = 10 * math.log10(sum(b * b for b in ref) / noise) if noise else float("inf")
+    return worst, snr
+
+
 def main():
     form, fs, f, gain, signal = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
     extra = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     c = peaking(f, 1.41, gain, fs)
-    n = 12_000
-    if signal > 0:
-        xs = [round(0.2 * math.sin(2 * math.pi * signal * i / fs + 0.3) * 2 ** 24) / 2 ** 24 for i in range(n)]
-    else:
-        random.seed(7)
-        xs = [round(random.uniform(-0.2, 0.2) * 2 ** 24) / 2 ** 24 for _ in range(n)]
+    xs = test_signal(fs, signal)
     ref = reference(c, xs)
     out = fixed(c, xs, form, extra)
-    worst = max(abs(a - b) for a, b in zip(out, ref)) * 2 ** 24
-    noise = sum((a - b) ** 2 for a, b in zip(out, ref))
-    snr = 10 * math.log10(sum(b * b for b in ref) / noise) if noise else float("inf")
+    worst, snr = accuracy(out, ref)
     print(f"{form:5} {fs:6.0f} Hz {f:6.0f} Hz {gain:+5.1f} dB signal {signal:5.0f} Hz: worst {worst:.3f} LSB, SNR {snr:.1f} dB")
 
 
