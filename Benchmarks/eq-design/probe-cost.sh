@@ -3,8 +3,9 @@
 # environment) builds it for aarch64, and as the host's swiftc builds it for x86_64 (znver3 model). Prints cycles
 # per sample per band and how many 64-bit products went to scalar `mul` instead of NEON smull/smlal: the question
 # is whether the compiler vectorizes the 32x32->64 products at all.
-# Usage: Benchmarks/eq-design/probe-cost.sh [split|feedback|canon]   (default split: SplitBellProbe.swift; feedback:
-#        ErrorFeedbackBellProbe.swift, one stage; canon: the same, two stages in canon)   (needs make arm's toolchain cache; image/host-deps.sh mca)
+# Usage: Benchmarks/eq-design/probe-cost.sh [split|feedback|canon]
+#        split (default): SplitBellProbe.swift; feedback: ErrorFeedbackBellProbe.swift, one stage; canon: the same,
+#        two stages in canon. Needs make arm's toolchain cache and image/host-deps.sh mca.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 die() { printf 'probe-cost: error: %s\n' "$*" >&2; exit 1; }
