@@ -123,7 +123,7 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
                 }
                 row[taps - 1 - tap] = value
             }
-            let quantized = PolyphaseFilterBank.quantizeToUnitySum(row, keepingSymmetry: phases <= 2)
+            let quantized = PolyphaseFilterBank.quantizeToUnitySum(row)
             var magnitude: Int64 = 0
             for tap in 0..<taps {
                 table[phase * taps + tap] = PolyphaseFilterBank.stored(quantized[tap])
@@ -156,36 +156,7 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
 
     /// Scales `row` so it sums to 1, rounds each tap to Q2.29 and then nudges the taps whose rounding error was
     /// largest by one LSB each until the integer sum is exactly `unityCoefficient` (largest remainder method).
-    ///
-    /// `keepingSymmetry` (banks of one or two phases, whose rows are symmetric: 2:1 ratios and integer
-    /// decimation): a symmetric row stays symmetric, so it keeps exact linear phase and the converter can fold it
-    /// (`FoldedFilterBank`). Where the nudges above would leave one tap of a mirrored pair a LSB apart from the
-    /// other (an odd residual), the centre tap takes the odd LSB and the rest go to whole pairs, largest error
-    /// first. Rows the nudges leave symmetric anyway, and every row of other banks, are quantized as before.
-    static func quantizeToUnitySum(_ row: [Double], keepingSymmetry: Bool = false) -> [Int32] {
-        let quantized = largestRemainder(row, pairedAbout: nil)
-        guard keepingSymmetry, let span = symmetricSpan(row), !isSymmetric(quantized, over: span) else {
-            return quantized
-        }
-        let paired = largestRemainder(row, pairedAbout: span)
-        return isSymmetric(paired, over: span) ? paired : quantized
-    }
-
-    /// The nonzero span of `row` when its taps are mirror images about the span's middle, else nil.
-    static func symmetricSpan<T: Numeric & Equatable>(_ row: [T]) -> ClosedRange<Int>? {
-        guard let first = row.firstIndex(where: { $0 != 0 }), let last = row.lastIndex(where: { $0 != 0 }) else {
-            return nil
-        }
-        return isSymmetric(row, over: first...last) ? first...last : nil
-    }
-
-    static func isSymmetric<T: Equatable>(_ row: [T], over span: ClosedRange<Int>) -> Bool {
-        (0..<(span.count / 2)).allSatisfy { row[span.lowerBound + $0] == row[span.upperBound - $0] }
-    }
-
-    /// The largest remainder method; with `span` (a symmetric row's nonzero span) an odd LSB goes to the centre
-    /// and the nudges to mirrored pairs (an even span with an odd residual cannot stay symmetric: unpaired).
-    static func largestRemainder(_ row: [Double], pairedAbout span: ClosedRange<Int>?) -> [Int32] {
+    static func quantizeToUnitySum(_ row: [Double]) -> [Int32] {
         var sum = 0.0
         for value in row { sum += value }
         let scale = Double(unityCoefficient) / sum
@@ -198,18 +169,6 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
             total += rounded[i]
         }
         var residual = unityCoefficient - total
-        // A symmetric row's odd LSB to its centre; from then on each nudge moves a tap and its mirror image.
-        var candidates = Array(row.indices)
-        var mirror: (Int) -> Int = { $0 }
-        if let span, residual % 2 == 0 || span.count % 2 == 1 {
-            if residual % 2 != 0 {
-                let step: Int64 = residual > 0 ? 1 : -1
-                rounded[(span.lowerBound + span.upperBound) / 2] += step
-                residual -= step
-            }
-            candidates = Array(span.lowerBound..<(span.lowerBound + span.count / 2))
-            mirror = { span.upperBound - ($0 - span.lowerBound) }
-        }
         // One LSB at a time to the tap whose rounding went furthest the wrong way (a tap is moved at most
         // once while another remains); |residual| is a few LSBs, so the scans are cheap.
         var moved = [Bool](repeating: false, count: row.count)
@@ -217,7 +176,7 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
             let step: Int64 = residual > 0 ? 1 : -1
             var best = -1
             var bestError = -Double.infinity
-            for i in candidates where !moved[i] {
+            for i in row.indices where !moved[i] {
                 let error = (exact[i] - Double(rounded[i])) * Double(step)
                 if error > bestError { bestError = error; best = i }
             }
@@ -228,12 +187,6 @@ public final class PolyphaseFilterBank: @unchecked Sendable {
             rounded[best] += step
             moved[best] = true
             residual -= step
-            let image = mirror(best)
-            if image != best {
-                rounded[image] += step
-                moved[image] = true
-                residual -= step
-            }
         }
         return rounded.map { Int32($0) }
     }

@@ -19,10 +19,8 @@
 ///
 /// Real-time use: `init` allocates (control thread); `process`, `drain` and `reset` never allocate, lock or
 /// call through existentials. The kernel is an unsigned 32×32→64-bit dot product with wrapping adds, corrected
-/// to the exact signed sum (see `dotProduct`), rounded and saturated once per output sample. Where the bank's
-/// rows are symmetric (2:1 ratios and integer decimation: `FoldedFilterBank`), the two samples that share a
-/// coefficient are added first, half the products for the same exact sum. It is integer arithmetic throughout,
-/// so the output is bit-identical on every architecture, folded or not.
+/// to the exact signed sum (see `dotProduct`), rounded and saturated once per output sample. It is integer
+/// arithmetic throughout, so the output is bit-identical on every architecture.
 ///
 /// Input and output buffers must not overlap.
 ///
@@ -58,15 +56,6 @@ public final class SampleRateConverter: @unchecked Sendable {
     let windowSums: UnsafeMutablePointer<Int64>
     /// The part of the kernel's correction that does not depend on the samples (see `dotProduct`).
     let kernelConstant: UInt64
-    /// The bank with each symmetric row folded to one coefficient per pair of taps (2:1 ratios and integer
-    /// decimation), or nil: then every output is the plain dot product.
-    let folded: FoldedFilterBank?
-    /// With `folded`, per channel the history again, `2·taps` samples in reverse order (slot s at taps − 1 − s
-    /// and 2·taps − 1 − s), so the second sample of each pair is read forwards too; nil otherwise.
-    let mirror: UnsafeMutablePointer<UInt32>?
-    /// Per channel, the samples in the window that cannot be paired (`FoldedFilterBank.isPairable`): while
-    /// there is one, that channel's outputs are the plain dot product.
-    let unpairable: UnsafeMutablePointer<Int>
     var writeIndex: Int
     /// The filter phase (0..<L) of the next output frame.
     var phase: Int
@@ -75,9 +64,6 @@ public final class SampleRateConverter: @unchecked Sendable {
     /// Real input frames consumed and output frames produced since init or `reset()`.
     public private(set) var inputFramesConsumed: Int
     public private(set) var outputFramesProduced: Int
-    /// Output samples (frames × channels) computed from the folded rows since init or `reset()`: the tests'
-    /// proof that the folded path runs.
-    private(set) var foldedSamples: Int
 
     /// A converter from `inputRate` to `outputRate` with its own filter bank. Allocates; control thread only.
     public convenience init(from inputRate: StandardSampleRate, to outputRate: StandardSampleRate, channels: Int) {
@@ -108,28 +94,16 @@ public final class SampleRateConverter: @unchecked Sendable {
         windowSums = .allocate(capacity: channels)
         windowSums.initialize(repeating: 0, count: channels)
         kernelConstant = SampleRateConverter.kernelConstant(taps: taps)
-        folded = FoldedFilterBank(filterBank)
-        if folded != nil {
-            mirror = .allocate(capacity: channels * 2 * taps)
-            mirror!.initialize(repeating: SampleRateConverter.unsignedSample(0), count: channels * 2 * taps)
-        } else {
-            mirror = nil
-        }
-        unpairable = .allocate(capacity: channels)
-        unpairable.initialize(repeating: 0, count: channels)
         writeIndex = 0
         phase = initialPhase
         framesNeeded = initialFramesNeeded
         inputFramesConsumed = 0
         outputFramesProduced = 0
-        foldedSamples = 0
     }
 
     deinit {
         history.deallocate()
         windowSums.deallocate()
-        mirror?.deallocate()
-        unpairable.deallocate()
     }
 
     /// The rate ratio L/M.
@@ -137,23 +111,18 @@ public final class SampleRateConverter: @unchecked Sendable {
 
     /// Bytes this converter holds: its history plus the (possibly shared) coefficient table.
     public var memoryBytes: Int {
-        let line = 2 * taps * MemoryLayout<UInt32>.stride
-        let perChannel = line * (mirror == nil ? 1 : 2) + MemoryLayout<Int64>.stride + MemoryLayout<Int>.stride
-        return channels * perChannel + filterBank.coefficientBytes + (folded?.memoryBytes ?? 0)
+        channels * (2 * taps * MemoryLayout<UInt32>.stride + MemoryLayout<Int64>.stride) + filterBank.coefficientBytes
     }
 
     /// Back to the state right after `init`: silent history, first phase, counters zero. No allocation.
     public func reset() {
         history.update(repeating: SampleRateConverter.unsignedSample(0), count: channels * 2 * taps)
         windowSums.update(repeating: 0, count: channels)
-        mirror?.update(repeating: SampleRateConverter.unsignedSample(0), count: channels * 2 * taps)
-        unpairable.update(repeating: 0, count: channels)
         writeIndex = 0
         phase = initialPhase
         framesNeeded = initialFramesNeeded
         inputFramesConsumed = 0
         outputFramesProduced = 0
-        foldedSamples = 0
     }
 
     // MARK: - Sizing
@@ -235,16 +204,11 @@ public final class SampleRateConverter: @unchecked Sendable {
         let windowSums = self.windowSums
         let coefficients = self.coefficients
         let kernelConstant = self.kernelConstant
-        let mirror = self.mirror
-        let unpairable = self.unpairable
-        let foldedPhases = folded.map { UnsafePointer($0.phases) }
-        let foldedTable = folded.map { UnsafePointer($0.table) }
         var writeIndex = self.writeIndex
         var phase = self.phase
         var needed = framesNeeded
         var consumed = 0
         var produced = 0
-        var folds = 0
         while true {
             if needed > 0 {
                 let count = min(needed, sourceFrames &- consumed)
@@ -255,11 +219,6 @@ public final class SampleRateConverter: @unchecked Sendable {
                             for channel in 0..<channels {
                                 SampleRateConverter.push(frame[channel].raw, line: history + channel &* stride,
                                                          at: writeIndex, taps: taps, sum: windowSums + channel)
-                                if let mirror {
-                                    SampleRateConverter.mirror(frame[channel].raw, line: mirror + channel &* stride,
-                                                               at: writeIndex, taps: taps,
-                                                               unpairable: unpairable + channel)
-                                }
                             }
                             frame += channels
                             writeIndex &+= 1
@@ -270,10 +229,6 @@ public final class SampleRateConverter: @unchecked Sendable {
                             for channel in 0..<channels {
                                 SampleRateConverter.push(0, line: history + channel &* stride,
                                                          at: writeIndex, taps: taps, sum: windowSums + channel)
-                                if let mirror {
-                                    SampleRateConverter.mirror(0, line: mirror + channel &* stride, at: writeIndex,
-                                                               taps: taps, unpairable: unpairable + channel)
-                                }
                             }
                             writeIndex &+= 1
                             if writeIndex == taps { writeIndex = 0 }
@@ -289,40 +244,6 @@ public final class SampleRateConverter: @unchecked Sendable {
             let frameOut = output! + produced &* channels
             // Channels two at a time: one pass over the row serves both (its loads and lane shuffles shared).
             var channel = 0
-            if let foldedPhases, let foldedTable, let mirror {
-                // The folded row where the window's samples pair (nearly always); the rest below as usual.
-                let folding = foldedPhases[phase]
-                let pairs = foldedTable + folding.tableStart
-                let start = writeIndex &+ folding.first
-                var end = writeIndex &+ folding.last
-                if end >= taps { end &-= taps }
-                let mirrored = taps &- 1 &- end
-                while channel &+ 1 < channels && unpairable[channel] == 0 && unpairable[channel &+ 1] == 0 {
-                    let line = channel &* stride
-                    let sums = SampleRateConverter.foldedDotProducts(
-                        pairs, history + (line &+ start), mirror + (line &+ mirrored),
-                        history + (line &+ stride &+ start), mirror + (line &+ stride &+ mirrored),
-                        count: folding.pairs)
-                    frameOut[channel] = SampleRateConverter.foldedSample(
-                        sums.0, phase: folding, window: history + (line &+ writeIndex),
-                        windowSum: windowSums[channel], taps: taps)
-                    frameOut[channel &+ 1] = SampleRateConverter.foldedSample(
-                        sums.1, phase: folding, window: history + (line &+ stride &+ writeIndex),
-                        windowSum: windowSums[channel &+ 1], taps: taps)
-                    channel &+= 2
-                }
-                folds &+= channel
-                if channel &+ 1 == channels && unpairable[channel] == 0 {
-                    let line = channel &* stride
-                    let sum = SampleRateConverter.foldedDotProduct(
-                        pairs, history + (line &+ start), mirror + (line &+ mirrored), count: folding.pairs)
-                    frameOut[channel] = SampleRateConverter.foldedSample(
-                        sum, phase: folding, window: history + (line &+ writeIndex),
-                        windowSum: windowSums[channel], taps: taps)
-                    channel &+= 1
-                    folds &+= 1
-                }
-            }
             while channel &+ 1 < channels {
                 let first = UnsafePointer(history + (channel &* stride &+ writeIndex))
                 let sums = SampleRateConverter.dotProducts(row, first, first + stride, count: taps)
@@ -350,7 +271,6 @@ public final class SampleRateConverter: @unchecked Sendable {
         self.phase = phase
         framesNeeded = needed
         outputFramesProduced &+= produced
-        foldedSamples &+= folds
         return (consumed, produced)
     }
 
@@ -369,102 +289,6 @@ public final class SampleRateConverter: @unchecked Sendable {
         let stored = unsignedSample(raw)
         line[index] = stored
         line[index &+ taps] = stored
-    }
-
-    /// Writes `raw` into both copies of its slot in the reversed history and counts it, and the sample it
-    /// evicts, in the window's unpairable samples.
-    @inline(__always)
-    static func mirror(_ raw: Int32, line: UnsafeMutablePointer<UInt32>, at index: Int, taps: Int,
-                       unpairable: UnsafeMutablePointer<Int>) {
-        let slot = taps &- 1 &- index
-        let evicted = Int32(bitPattern: line[slot] ^ 0x8000_0000)
-        unpairable.pointee &+= (FoldedFilterBank.isPairable(raw) ? 0 : 1) &- (FoldedFilterBank.isPairable(evicted) ? 0 : 1)
-        let stored = unsignedSample(raw)
-        line[slot] = stored
-        line[slot &+ taps] = stored
-    }
-
-    /// A stored history sample as the signed 8.24 raw value.
-    @inline(__always)
-    static func signedSample(_ stored: UInt32) -> Int64 { Int64(Int32(bitPattern: stored ^ 0x8000_0000)) }
-
-    /// The output sample from a folded row: `offsetSum` = Σ (c+B)(s+A) over the pairs, s the pair's sample sum.
-    /// As in `sample`, Σ c·s = `offsetSum` − `phase.constant` − B·Σs (modulo 2^64, exact); Σs is the window's
-    /// sum less its taps outside the row's span and its centre, whose product is added on its own.
-    @inline(__always)
-    static func foldedSample(_ offsetSum: UInt64, phase: FoldedFilterBank.Phase, window: UnsafePointer<UInt32>,
-                             windowSum: Int64, taps: Int) -> Fixed824 {
-        var pairSum = windowSum
-        var position = 0
-        while position < phase.first { pairSum &-= signedSample(window[position]); position &+= 1 }
-        position = phase.last &+ 1
-        while position < taps { pairSum &-= signedSample(window[position]); position &+= 1 }
-        var centre: Int64 = 0
-        if phase.centre >= 0 {
-            let x = signedSample(window[phase.centre])
-            pairSum &-= x
-            centre = phase.centreCoefficient &* x
-        }
-        let correction = phase.constant &+ UInt64(bitPattern: pairSum) &* UInt64(PolyphaseFilterBank.coefficientOffset)
-        let sum = Int64(bitPattern: offsetSum &- correction) &+ centre
-        return Fixed824.saturating(Fixed824.roundingShift(sum, by: PolyphaseFilterBank.coefficientFractionBits))
-    }
-
-    /// Σ (c+B)·(s+A) over a folded row for two channels, s = x + x' the two samples sharing c: `first[k]` and
-    /// `firstMirror[k]` (the mirrored history read forwards), likewise for the second channel. Each pair's
-    /// stored sum (x+A) + (x'+A) is s + 2A, so flipping its top bit gives s + A, in 0..<2^32 when the samples
-    /// are pairable. Then the products as in `dotProducts`: half as many for the same output.
-    @inline(__always)
-    static func foldedDotProducts(_ coefficients: UnsafePointer<UInt32>,
-                                  _ first: UnsafePointer<UInt32>, _ firstMirror: UnsafePointer<UInt32>,
-                                  _ second: UnsafePointer<UInt32>, _ secondMirror: UnsafePointer<UInt32>,
-                                  count: Int) -> (UInt64, UInt64) {
-        var a: UInt64 = 0
-        var b: UInt64 = 0
-        #if arch(x86_64)
-        // Four pairs per step in SSE2, as `dotProducts` (even lanes by a mask, odd by a shift).
-        var i = 0
-        let low = SIMD2<UInt64>(repeating: 0xFFFF_FFFF)
-        let top = SIMD4<UInt32>(repeating: 0x8000_0000)
-        var evenA = SIMD2<UInt64>(), oddA = SIMD2<UInt64>(), evenB = SIMD2<UInt64>(), oddB = SIMD2<UInt64>()
-        while i &+ 4 <= count {
-            let c = UnsafeRawPointer(coefficients + i).loadUnaligned(as: SIMD2<UInt64>.self)
-            let xs = UnsafeRawPointer(first + i).loadUnaligned(as: SIMD4<UInt32>.self)
-                &+ UnsafeRawPointer(firstMirror + i).loadUnaligned(as: SIMD4<UInt32>.self)
-            let ys = UnsafeRawPointer(second + i).loadUnaligned(as: SIMD4<UInt32>.self)
-                &+ UnsafeRawPointer(secondMirror + i).loadUnaligned(as: SIMD4<UInt32>.self)
-            let x = unsafeBitCast(xs ^ top, to: SIMD2<UInt64>.self)
-            let y = unsafeBitCast(ys ^ top, to: SIMD2<UInt64>.self)
-            let cEven = c & low, cOdd = c &>> 32
-            evenA &+= cEven &* (x & low)
-            oddA &+= cOdd &* (x &>> 32)
-            evenB &+= cEven &* (y & low)
-            oddB &+= cOdd &* (y &>> 32)
-            i &+= 4
-        }
-        a = (evenA &+ oddA).wrappedSum()
-        b = (evenB &+ oddB).wrappedSum()
-        #else
-        let i = 0
-        #endif
-        // The rest (on x86-64 the last count mod 4 pairs); elsewhere all of them, which LLVM vectorizes (NEON).
-        for j in i..<count {
-            let c = UInt64(coefficients[j])
-            a &+= c &* UInt64((first[j] &+ firstMirror[j]) ^ 0x8000_0000)
-            b &+= c &* UInt64((second[j] &+ secondMirror[j]) ^ 0x8000_0000)
-        }
-        return (a, b)
-    }
-
-    /// As `foldedDotProducts`, for the last channel of an odd count (mono, most often).
-    @inline(__always)
-    static func foldedDotProduct(_ coefficients: UnsafePointer<UInt32>, _ samples: UnsafePointer<UInt32>,
-                                 _ mirrored: UnsafePointer<UInt32>, count: Int) -> UInt64 {
-        var sum: UInt64 = 0
-        for i in 0..<count {
-            sum &+= UInt64(coefficients[i]) &* UInt64((samples[i] &+ mirrored[i]) ^ 0x8000_0000)
-        }
-        return sum
     }
 
     /// With B = `PolyphaseFilterBank.coefficientOffset` (2^30), A = 2^31 and n = `taps`, the part of the
