@@ -11,6 +11,9 @@ struct OggOpusEnd {
     var lastCompletePageEnd: Int64
     /// Where that page begins, and its granule position (nil when the window holds no complete page).
     var lastCompletePage: (start: Int64, granulePosition: Int64)? = nil
+    /// A complete page in the window carries audio: its granule position is above 0 (headers' pages have 0,
+    /// RFC 7845 4), in any link. A file cut short with none was cut before its first audio page.
+    var holdsAudio = false
     /// Frames trimmed from the last packets (0 when the file does not end properly).
     var padding: Int
 
@@ -42,10 +45,11 @@ struct OggOpusEnd {
                 + Int64(last.header.bodyBytes(UnsafeRawBufferPointer(rebasing: raw[last.offset...])))
             let page = (start: start + Int64(last.offset), granulePosition: last.header.granulePosition)
             guard last.header.isEndOfStream else {
-                return OggOpusEnd(isComplete: false, lastCompletePageEnd: lastEnd, lastCompletePage: page, padding: 0)
+                return OggOpusEnd(isComplete: false, lastCompletePageEnd: lastEnd, lastCompletePage: page,
+                                  holdsAudio: pages.contains { $0.header.granulePosition > 0 }, padding: 0)
             }
             return OggOpusEnd(isComplete: true, lastCompletePageEnd: lastEnd, lastCompletePage: page,
-                              padding: padding(raw, pages.filter { $0.header.serialNumber == last.header.serialNumber }))
+                              holdsAudio: pages.contains { $0.header.granulePosition > 0 }, padding: padding(raw, pages.filter { $0.header.serialNumber == last.header.serialNumber }))
         }
     }
 

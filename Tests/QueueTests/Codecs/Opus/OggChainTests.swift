@@ -47,6 +47,26 @@ struct OggChainTests {
         #expect(stream.packets.count == ffprobePackets)
     }
 
+    /// Fuzz finding 8 (RELIABILITY.md): two links, the second's last page corrupt (its CRC does not match,
+    /// RFC 3533 section 6) so the file has no end-of-stream page; libopusfile's op_open_callbacks fails with
+    /// OP_EBADTIMESTAMP (opusfile.h) on that link, and leaks its tags doing so (Fuzzing/lsan.supp).
+    @Test("a chain whose second link is cut short is refused as truncated, with libopusfile's reason, not as cut before any audio")
+    func chainWithSecondLinkCutShort() throws {
+        let path = SourceTree.root() + "/Tests/QueueTests/Fixtures/opus-second-link-cut-short.opus"
+        // The pages (RFC 3533 section 6): link 1 at 0, 47 and 841 (end of stream, granule 2712, ends at 2057);
+        // link 2 at 2061 and 2108 (its headers: the last whole page ends at 2902), then one whose CRC is wrong.
+        // opusinfo (opus-tools) reads it so too, and exits 1.
+        let opusinfo = try Subprocess.run(try ReferenceTool.path("opusinfo"), [path])
+        #expect(opusinfo.status == 1)
+        #expect(opusinfo.stdoutText.contains("EOS not set on stream 2"))
+        #expect(opusinfo.stdoutText.contains("stream 2 is empty"))
+        let error = OpusFixture.thrown { _ = try OpusFixture.open(path) }
+        #expect(error?.kind == .truncated)
+        #expect(error?.offset == 2902)
+        #expect(error?.description.contains("cut short and cannot be opened: an impossible granule position") == true,
+                "\(String(describing: error))")
+    }
+
     @Test("six channels (mapping family 1): the stream's packets decode like the file")
     func surround() throws {
         let directory = TemporaryDirectory()
