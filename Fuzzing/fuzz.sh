@@ -5,7 +5,10 @@
 #   Fuzzing/fuzz.sh replay                every regression fixture (Fuzzing/Regressions/<target>/*) once
 #   Fuzzing/fuzz.sh run SECONDS [TARGET]  each target (or one) for SECONDS, at nice 19, one after another
 #                                         (FUZZ_KEEP_GOING=1: a finding is recorded and the next target runs;
-#                                         FUZZ_RUNS=N: a target also ends after N executions, e.g. the 10^7 goal)
+#                                         FUZZ_RUNS=N: a target also ends after N executions, e.g. the 10^7 goal;
+#                                         FUZZ_INSTANCE=K: a further process on the same targets, its own log
+#                                         .build/fuzz-<target>-K.log; libFuzzer reloads the shared corpus, so the
+#                                         processes share what they find and their executions add up)
 # A finding (crash, hang over 10 s, leak, ASan report) fails the run and is left in Fuzzing/Findings/<target>/;
 # make it a fixture in Fuzzing/Regressions/<target>/ with the fix. Growing corpora are kept in Fuzzing/Corpus/.
 set -euo pipefail
@@ -125,7 +128,7 @@ replay() {
 run_one() {
     local target="$1" seconds="$2"
     mkdir -p "Corpus/$target" "Findings/$target"
-    local log=".build/fuzz-$target.log"
+    local log=".build/fuzz-$target${FUZZ_INSTANCE:+-$FUZZ_INSTANCE}.log"
     local start=$SECONDS
     local runs_limit=()
     [[ -n "${FUZZ_RUNS:-}" ]] && runs_limit=(-runs="$FUZZ_RUNS")
