@@ -44,12 +44,13 @@ struct OggOpusEnd {
             let lastEnd = start + Int64(last.offset + last.header.headerBytes)
                 + Int64(last.header.bodyBytes(UnsafeRawBufferPointer(rebasing: raw[last.offset...])))
             let page = (start: start + Int64(last.offset), granulePosition: last.header.granulePosition)
+            let holdsAudio = pages.contains { $0.header.granulePosition > 0 }
             guard last.header.isEndOfStream else {
                 return OggOpusEnd(isComplete: false, lastCompletePageEnd: lastEnd, lastCompletePage: page,
-                                  holdsAudio: pages.contains { $0.header.granulePosition > 0 }, padding: 0)
+                                  holdsAudio: holdsAudio, padding: 0)
             }
-            return OggOpusEnd(isComplete: true, lastCompletePageEnd: lastEnd, lastCompletePage: page,
-                              holdsAudio: pages.contains { $0.header.granulePosition > 0 }, padding: padding(raw, pages.filter { $0.header.serialNumber == last.header.serialNumber }))
+            return OggOpusEnd(isComplete: true, lastCompletePageEnd: lastEnd, lastCompletePage: page, holdsAudio: holdsAudio,
+                              padding: padding(raw, pages.filter { $0.header.serialNumber == last.header.serialNumber }))
         }
     }
 
