@@ -59,6 +59,17 @@ struct RecorderState: Sendable {
     /// Pressed, and the press frame not yet reached by the writer: a person would call this recording.
     var isStartPending: Bool { phase == .armed && triggerFrame != nil }
 
+    /// Where a marker pressed at capture frame `frame` goes: there while a take is being written; at the take's
+    /// first frame when it is pressed before the writer has reached the press of `record` (`status` already
+    /// says recording, so a person may mark at once); nil with no take (idle, waiting for the voice, stopping).
+    func markerFrame(pressedAt frame: Int64) -> Int64? {
+        switch phase {
+        case .recording: frame
+        case .armed: triggerFrame.map { max(frame, $0) }
+        case .idle, .stopping: nil
+        }
+    }
+
     /// `record`: starts a capture at frame 0 (idle), or triggers a running pre-roll capture at `pressFrame`.
     /// With voice activation the take waits for the level instead.
     mutating func start(_ plan: RecorderPlan, availableBytes: Int64, now: Timestamp,

@@ -252,10 +252,10 @@ final class RecordingService: RecorderControl, @unchecked Sendable {
     func deliverCaptured() { queue?.deliverCallbacks() }
 
     private func mark(_ name: String?) -> ConsoleReply {
-        guard let take, let queue, take.phase == .recording else { return .error(.state, "not recording: nothing to mark") }
+        guard let take, let queue,
+              let frame = take.addMarker(pressedAt: queue.currentTime.sampleTime, name: name ?? "marker \(markerCount + 1)")
+        else { return .error(.state, "not recording: nothing to mark") }
         markerCount += 1
-        let frame = queue.currentTime.sampleTime
-        take.addMarker(at: frame, name: name ?? "marker \(markerCount)")
         events(ApplianceEvent(.record, "marker \(markerCount) \(frame)"))
         return .ok(["marker \(markerCount) at frame \(frame)"])
     }

@@ -123,9 +123,14 @@ final class TakeWriter: RecordingDestination, @unchecked Sendable {
         }
     }
 
-    /// `mark`: a marker at capture frame `frame`, written into the file that holds that frame.
-    func addMarker(at frame: Int64, name: String) {
-        shared.withLock { $0.markers.append(AudioFileMarker(framePosition: frame, name: name)) }
+    /// `mark` pressed at capture frame `frame`: a marker where the state machine places it, written into the
+    /// file that holds that frame; the frame, or nil when there is no take to mark.
+    func addMarker(pressedAt frame: Int64, name: String) -> Int64? {
+        shared.withLock { shared in
+            guard let placed = shared.state.markerFrame(pressedAt: frame) else { return nil }
+            shared.markers.append(AudioFileMarker(framePosition: placed, name: name))
+            return placed
+        }
     }
 
     // MARK: - Writer thread

@@ -134,6 +134,30 @@ struct RecorderStateTests {
                 == [.keepForPreRoll(frames: 300), .openTake(preRollFrames: 960), .write(frames: 700)])
     }
 
+    /// Regression (CI, stop 27: `mark` at once after `record` answered "not recording" while `status` said
+    /// recording): a marker pressed before the writer reaches the press goes at the press frame; with no take
+    /// (idle, waiting for the voice, stopping) there is nothing to mark.
+    @Test func aMarkBeforeTheFirstBlockGoesAtThePressFrame() throws {
+        var state = RecorderState()
+        #expect(state.markerFrame(pressedAt: 0) == nil)
+        let plan = Self.plan { $0.preRollSeconds = 0.02 }
+        try state.standBy(plan)
+        _ = state.captured(frames: 2_000, peakDB: -20)
+        #expect(state.markerFrame(pressedAt: 2_000) == nil)          // standby: no take yet
+        _ = try state.start(plan, availableBytes: 1 << 30, now: .zero, pressFrame: 2_300)
+        #expect(state.markerFrame(pressedAt: 2_100) == 2_300)        // pending: not before the take's start
+        #expect(state.markerFrame(pressedAt: 2_500) == 2_500)
+        _ = state.captured(frames: 1_000, peakDB: -20)
+        #expect(state.phase == .recording)
+        #expect(state.markerFrame(pressedAt: 3_100) == 3_100)
+        _ = state.stop()
+        #expect(state.markerFrame(pressedAt: 3_200) == nil)
+
+        var vox = RecorderState()
+        _ = try vox.start(Self.plan { $0.voxThresholdDB = -30 }, availableBytes: 1 << 30, now: .zero)
+        #expect(vox.markerFrame(pressedAt: 0) == nil)               // waiting for the voice
+    }
+
     /// Regression (RELIABILITY.md section 3): with no threshold set, a disk a take had just filled (ENOSPC)
     /// accepted the next `record`, which its first write stopped again. Now a second of audio must fit:
     /// 48,000 frames × 6 bytes (24-bit stereo, WAVE's block align = channels × bytes per sample) = 288,000.

@@ -154,6 +154,26 @@ struct RecordingServiceTests {
         #expect(try soxSamples(path).count == 2 * 40 * 480)
     }
 
+    /// `mark` typed at once after `record`, before the writer has seen a buffer (`status` already says
+    /// recording): the marker is kept, at the press. With 0.1 s of pre-roll the press is at file frame 4,800.
+    @Test func aMarkBeforeTheFirstBufferLandsAtThePress() throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = 0.1   // 4,800 frames
+        let harness = try RecorderHarness(settings: settings)
+        defer { harness.removeDirectory() }
+        #expect(harness.service.standBy().outcome == .ok)
+        try harness.periods(50)                                   // 24,000 frames before the press
+        #expect(harness.service.perform(.start(RecordOptions(seconds: 0.2))).outcome == .ok)
+        #expect(harness.service.perform(.mark("top")).outcome == .ok)
+        try harness.periods(25)
+        harness.settle()
+        let file = try AudioFile.open(path: harness.file("\(Self.take).wav"))
+        #expect(file.markers.map(\.framePosition) == [4_800])
+        #expect(file.markers.map(\.name) == ["top"])
+        #expect(harness.eventLines.contains("EVENT record marker 1 24000"))
+        harness.service.shutdown()
+    }
+
     /// CAF 'mark' and AIFF 'MARK' chunks as AudioFile writes them, read back: the same frames as in WAV.
     @Test(arguments: ["caf", "aiff"])
     func markersLandAtTheFrameOfThePressInEveryContainer(container: String) throws {
