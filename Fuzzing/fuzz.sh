@@ -142,9 +142,10 @@ run_one() {
         return 0
     fi
     local runs cov ft corpus rate
-    runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" || echo 0)
-    rate=$(grep -oE "stat::average_exec_per_sec: *[0-9]+" "$log" | grep -oE "[0-9]+$" || echo 0)
-    cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*" "$log" | tail -1 || true)
+    # -a: a log can hold NUL bytes when two runs of one target wrote it (make test's short run beside a long one).
+    runs=$(grep -aoE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" || echo 0)
+    rate=$(grep -aoE "stat::average_exec_per_sec: *[0-9]+" "$log" | grep -oE "[0-9]+$" || echo 0)
+    cov=$(grep -aoE "cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*" "$log" | tail -1 || true)
     echo "fuzz: $target: $runs runs in $((SECONDS - start)) s ($rate exec/s), $cov, no finding" | tee -a .build/figures.txt
 }
 
