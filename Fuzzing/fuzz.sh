@@ -157,6 +157,11 @@ case "${1:-}" in
         seconds="${2:?usage: fuzz.sh run SECONDS [TARGET]}"
         [[ -x "$binary" ]] || build
         [[ -d "$seeds" ]] || make_seeds
+        # nice 19 yields only within one autogroup, and a run started with setsid has its own, which the scheduler
+        # weighs the same as a whole shell session (sched(7), "The autogroup feature"): such a run, the leader of
+        # its session, lowers its autogroup's nice value as well, so a long run does not slow a build beside it.
+        read -r -a stat < "/proc/$$/stat"
+        if [[ "${stat[5]}" == "$$" && -w /proc/self/autogroup ]]; then echo 19 > /proc/self/autogroup || true; fi
         replay
         list="${3:-$(targets)}"
         for target in $list; do run_one "$target" "$seconds"; done
