@@ -59,9 +59,10 @@ struct RecorderState: Sendable {
     /// Pressed, and the press frame not yet reached by the writer: a person would call this recording.
     var isStartPending: Bool { phase == .armed && triggerFrame != nil }
 
-    /// Where a marker pressed at capture frame `frame` goes: there while a take is being written; at the take's
-    /// first frame when it is pressed before the writer has reached the press of `record` (`status` already
-    /// says recording, so a person may mark at once); nil with no take (idle, waiting for the voice, stopping).
+    /// Where a marker pressed at capture frame `frame` goes: there, while a take is being written or about to be
+    /// (`record` pressed and its frame not yet reached by the writer: `status` already says recording, so a
+    /// person may mark at once), but never before the press; nil with no take (idle, waiting for the voice,
+    /// stopping).
     func markerFrame(pressedAt frame: Int64) -> Int64? {
         switch phase {
         case .recording: frame
