@@ -179,11 +179,11 @@ fuzz: deps
 	@Fuzzing/fuzz.sh run $(SECONDS)
 
 # The bounded form (make test): build, replay the fixtures, each target TEST_FUZZ_SECONDS (under 8 minutes in all
-# on a 2-core machine).
+# on a 2-core machine); its logs are .build/fuzz-<target>-test.log, apart from a long run's beside it.
 test-fuzz: deps
 	@Fuzzing/fuzz.sh build
 	@Fuzzing/fuzz.sh seeds
-	@Fuzzing/fuzz.sh run $(TEST_FUZZ_SECONDS)
+	@FUZZ_INSTANCE=test Fuzzing/fuzz.sh run $(TEST_FUZZ_SECONDS)
 
 bench:
 	cd Benchmarks && mkdir -p .build && $(SWIFT) package --allow-writing-to-package-directory benchmark \
