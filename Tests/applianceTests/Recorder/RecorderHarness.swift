@@ -30,6 +30,13 @@ final class RecorderHarness {
     /// What the free-space probe reports (nil: the real statvfs of the directory).
     let fakeFree = Locked<Int64?>(nil)
 
+    /// A recorder whose settings keep `preRollSeconds` of pre-roll, the one change the standby tests make.
+    convenience init(preRollSeconds: Double) throws {
+        var settings = ApplianceSettings()
+        settings.recording.preRollSeconds = preRollSeconds
+        try self.init(settings: settings)
+    }
+
     init(directory: String? = nil, settings: ApplianceSettings = ApplianceSettings(),
          signal: @escaping @Sendable (Int64, Int) -> Int32 = RecorderHarness.sample) throws {
         let owned = directory ?? NSTemporaryDirectory() + "recorder-tests-" + UUID().uuidString

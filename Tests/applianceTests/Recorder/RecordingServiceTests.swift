@@ -83,9 +83,7 @@ struct RecordingServiceTests {
     /// Regression: the pre-roll run (here 24,000 frames) is longer than one block (2,400 frames); the safety
     /// track must scale all of it, not overrun its one-block buffer.
     @Test func theSafetyTrackKeepsUpWithALongPreRoll() throws {
-        var settings = ApplianceSettings()
-        settings.recording.preRollSeconds = 0.5   // 24,000 frames
-        let harness = try RecorderHarness(settings: settings)
+        let harness = try RecorderHarness(preRollSeconds: 0.5)   // 24,000 frames
         defer { harness.removeDirectory() }
         #expect(harness.service.standBy().outcome == .ok)
         try harness.periods(60)
@@ -103,9 +101,7 @@ struct RecordingServiceTests {
     }
 
     @Test func preRollHoldsTheSecondsBeforeThePress() throws {
-        var settings = ApplianceSettings()
-        settings.recording.preRollSeconds = 0.1   // 4,800 frames
-        let harness = try RecorderHarness(settings: settings)
+        let harness = try RecorderHarness(preRollSeconds: 0.1)   // 4,800 frames
         defer { harness.removeDirectory() }
         #expect(harness.service.standBy().outcome == .ok)
         #expect(!harness.service.isRecording)
@@ -157,9 +153,7 @@ struct RecordingServiceTests {
     /// `mark` typed at once after `record`, before the writer has seen a buffer (`status` already says
     /// recording): the marker is kept, at the press. With 0.1 s of pre-roll the press is at file frame 4,800.
     @Test func aMarkBeforeTheFirstBufferLandsAtThePress() throws {
-        var settings = ApplianceSettings()
-        settings.recording.preRollSeconds = 0.1   // 4,800 frames
-        let harness = try RecorderHarness(settings: settings)
+        let harness = try RecorderHarness(preRollSeconds: 0.1)   // 4,800 frames
         defer { harness.removeDirectory() }
         #expect(harness.service.standBy().outcome == .ok)
         try harness.periods(50)                                   // 24,000 frames before the press
@@ -313,9 +307,7 @@ struct RecordingMeterTests {
 
     @Test(arguments: [0.0, 0.1])
     func theRecordButtonStartsAndStops(preRollSeconds: Double) throws {
-        var settings = ApplianceSettings()
-        settings.recording.preRollSeconds = preRollSeconds
-        let harness = try RecorderHarness(settings: settings)
+        let harness = try RecorderHarness(preRollSeconds: preRollSeconds)
         if preRollSeconds > 0 { harness.service.standBy() }
         defer { harness.removeDirectory() }
         #expect(harness.service.handle(.toggleRecord))
