@@ -151,7 +151,8 @@ struct RecordingServiceTests {
     }
 
     /// `mark` typed at once after `record`, before the writer has seen a buffer (`status` already says
-    /// recording): the marker is kept, at the press. With 0.1 s of pre-roll the press is at file frame 4,800.
+    /// recording): the marker is kept, at the press. With 0.1 s of pre-roll the press is at file frame 4,800
+    /// (0.1 s × 48,000 Hz), as ffprobe (FFmpeg's WAV demuxer, cue points as chapters) reads it too.
     @Test func aMarkBeforeTheFirstBufferLandsAtThePress() throws {
         let harness = try RecorderHarness(preRollSeconds: 0.1)   // 4,800 frames
         defer { harness.removeDirectory() }
@@ -161,9 +162,13 @@ struct RecordingServiceTests {
         #expect(harness.service.perform(.mark("top")).outcome == .ok)
         try harness.periods(25)
         harness.settle()
-        let file = try AudioFile.open(path: harness.file("\(Self.take).wav"))
+        let path = harness.file("\(Self.take).wav")
+        let file = try AudioFile.open(path: path)
         #expect(file.markers.map(\.framePosition) == [4_800])
         #expect(file.markers.map(\.name) == ["top"])
+        let chapters = try Subprocess.check("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "chapter=start",
+                                                                  "-of", "csv=p=0", path])
+        #expect(String(decoding: chapters, as: UTF8.self).split(separator: "\n") == ["4800"])
         #expect(harness.eventLines.contains("EVENT record marker 1 24000"))
         harness.service.shutdown()
     }
