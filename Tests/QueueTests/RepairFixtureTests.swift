@@ -94,6 +94,39 @@ struct RepairFixtureTests {
         if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
     }
 
+    /// fLaC, the same STREAMINFO, then an APPLICATION block of length 0 and a last PADDING block of 8 bytes. RFC
+    /// 9639 section 8.4 starts an APPLICATION block with a 4-byte application id; libFLAC reads those 4 bytes
+    /// even from a shorter block and fails the stream, so the file cannot open. Repair walked the blocks by their
+    /// headers, said "0 frames recovered" and left a file that did not open; opening it said the file was cut
+    /// inside its metadata, though it is whole (libFLAC had read all of it ahead). Found by libFuzzer (repair
+    /// target, 2026-11-29, 99 s in). The same file with a 4-byte id is the control: it repairs and opens.
+    @Test func aFLACApplicationBlockTooShortForItsIdIsRefusedAsDamage() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("flac-application-shorter-than-its-id.flac", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.offset == 42
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect {
+            _ = try AudioFile.open(path: path)
+        } throws: { error in (error as? AudioFileError)?.kind == .malformed }
+        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+
+        // The control: the block given the 4-byte id "test" (header length 4, RFC 9639 section 8.1).
+        let control = directory.file("with-id.flac")
+        var bytes = [UInt8](before)
+        bytes.replaceSubrange(42..<46, with: [0x02, 0, 0, 4] + Array("test".utf8))
+        try Data(bytes).write(to: URL(fileURLWithPath: control))
+        if toolAvailable("flac") { try ReferenceTool.run("flac", ["-t", "-s", control]) }
+        let report = try AudioFile.repair(path: control)
+        #expect(report.frameCount == 0)
+        #expect(try AudioFile.open(path: control).frameCount == 0)
+    }
+
     /// The repair fuzz target's input as it found it (1217 bytes): RF64 whose ds64 says 512 data bytes and 1000
     /// samples (EBU Tech 3306), IMA ADPCM `fmt ` (tag 0x11, 256-byte blocks of 505 frames: RFC 2361), `fact`,
     /// `data`, then chunks after the audio: a `PAD ` and a second, damaged `fmt ` (an extensible one whose GUID is

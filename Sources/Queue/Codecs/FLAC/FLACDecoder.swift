@@ -66,10 +66,13 @@ final class FLACDecoder {
         let ok = FLAC__stream_decoder_process_until_end_of_metadata(decoder)
         if let failure = input?.failure { throw failure }
         guard ok != 0, let info = streamInfo else {
-            if let input, input.isAtEnd {
+            // libFLAC reads ahead, so a small file is wholly read whatever went wrong: only its end-of-stream
+            // state says the metadata was cut short rather than refused.
+            if let input, input.isAtEnd, state == FLAC__STREAM_DECODER_END_OF_STREAM {
                 throw AudioFileError(.truncated, "the file ends inside its FLAC metadata blocks", offset: input.length)
             }
-            throw damage ?? AudioFileError(.malformed, "not a valid FLAC stream: no STREAMINFO block (\(stateText))", offset: input?.position ?? 0)
+            let reason = streamInfo == nil ? "no STREAMINFO block" : "libFLAC refused its metadata blocks"
+            throw damage ?? AudioFileError(.malformed, "not a valid FLAC stream: \(reason) (\(stateText))", offset: input?.position ?? 0)
         }
         damage = nil
         var position: UInt64 = 0

@@ -108,11 +108,13 @@ enum FLACRepair {
     }
 
     /// Why a metadata block header cannot be a FLAC file's (RFC 9639 section 8.1: STREAMINFO, 34 bytes, comes
-    /// first and only once; type 127 is forbidden), or nil.
+    /// first and only once; type 127 is forbidden; section 8.4: an APPLICATION block starts with a 32-bit
+    /// application id, which libFLAC reads even from a shorter block and then fails the stream), or nil.
     static func metadataRefusal(type: UInt8, size: Int64, first: Bool) -> String? {
         if first { return type == 0 && size == 34 ? nil : "the first metadata block is not a 34-byte STREAMINFO" }
         if type == 0 { return "a second STREAMINFO metadata block" }
         if type == 127 { return "a metadata block of the forbidden type 127" }
+        if type == 2 && size < 4 { return "an APPLICATION metadata block of \(size) bytes, too short for its 4-byte id" }
         return nil
     }
 }
