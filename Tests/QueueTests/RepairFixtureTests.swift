@@ -127,6 +127,26 @@ struct RepairFixtureTests {
         #expect(try AudioFile.open(path: control).frameCount == 0)
     }
 
+    /// fLaC, the same STREAMINFO, a SEEKTABLE of one placeholder point (RFC 9639 section 8.5: 18 bytes, sample
+    /// number all ones), a second SEEKTABLE of length 0 and a last PADDING block of 8 bytes. Each block header is
+    /// sound on its own, yet libFLAC fails the stream (`flac -t`: MEMORY_ALLOCATION_ERROR; libFLAC's format.h
+    /// leaves more than one SEEKTABLE undefined). Written after finding 9 as the case no header check covers:
+    /// repair now has libFLAC read the metadata it would keep, and refuses what libFLAC refuses.
+    @Test func aFLACFileWhoseMetadataLibFLACRefusesIsNotRepaired() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("flac-second-seektable-empty.flac", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: AudioFileError.self) { _ = try AudioFile.open(path: path) }
+        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+        #expect {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.message.contains("libFLAC refused its metadata blocks")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     /// The repair fuzz target's input as it found it (1217 bytes): RF64 whose ds64 says 512 data bytes and 1000
     /// samples (EBU Tech 3306), IMA ADPCM `fmt ` (tag 0x11, 256-byte blocks of 505 frames: RFC 2361), `fact`,
     /// `data`, then chunks after the audio: a `PAD ` and a second, damaged `fmt ` (an extensible one whose GUID is

@@ -8,9 +8,11 @@ final class LibraryInput {
     /// The first error a callback met (the library only sees "failed"); readers rethrow it.
     var failure: AudioFileError?
 
-    init(_ file: FileDescriptor) throws {
+    /// `length`: read the file as if it ended there (repair asks a library about the part it would keep).
+    init(_ file: FileDescriptor, length: Int64? = nil) throws {
         self.file = file
-        length = try file.length
+        let whole = try file.length
+        self.length = min(length ?? whole, whole)
     }
 
     var path: String { file.path }

@@ -43,6 +43,12 @@ enum FLACRepair {
             if block[0] & 0x80 != 0 { break }
         }
         let audioStart = offset
+        // The net under the checks above: libFLAC itself reads the metadata the repaired file would keep.
+        do {
+            _ = try FLACDecoder(.file(LibraryInput(file, length: audioStart)))
+        } catch let error as AudioFileError where error.kind != .io {
+            throw AudioFileError(.malformed, "cannot repair: \(error.message)", offset: 4)
+        }
 
         // Walk the frames.
         var splitter = FLACFrameSplitter(streamBits: info.bitsPerSample)
