@@ -129,22 +129,33 @@ struct RepairFixtureTests {
 
     /// fLaC, the same STREAMINFO, a SEEKTABLE of one placeholder point (RFC 9639 section 8.5: 18 bytes, sample
     /// number all ones), a second SEEKTABLE of length 0 and a last PADDING block of 8 bytes. Each block header is
-    /// sound on its own, yet libFLAC fails the stream (`flac -t`: MEMORY_ALLOCATION_ERROR; libFLAC's format.h
-    /// leaves more than one SEEKTABLE undefined). Written after finding 9 as the case no header check covers:
-    /// repair now has libFLAC read the metadata it would keep, and refuses what libFLAC refuses.
+    /// sound on its own, and libFLAC's `format.h` leaves more than one SEEKTABLE undefined: libFLAC 1.4.2 (this
+    /// host, `flac -t`: MEMORY_ALLOCATION_ERROR) fails the stream, 1.5.0 (the board's Debian trixie, run by the
+    /// aarch64 tests) reads it. Written after finding 9 as the case no header check covers: repair has the
+    /// libFLAC at hand read the metadata it would keep, so it refuses exactly what that library refuses and
+    /// repairs what it reads; either way the file repair leaves opens, or repair leaves it as it was.
     @Test func aFLACFileWhoseMetadataLibFLACRefusesIsNotRepaired() throws {
         let directory = TemporaryDirectory()
         let path = try Self.copy("flac-second-seektable-empty.flac", into: directory)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: AudioFileError.self) { _ = try AudioFile.open(path: path) }
-        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
-        #expect {
-            _ = try AudioFile.repair(path: path)
-        } throws: { error in
-            guard let error = error as? AudioFileError else { return false }
-            return error.kind == .malformed && error.message.contains("libFLAC refused its metadata blocks")
+        let opens = (try? AudioFile.open(path: path)) != nil
+        if opens {
+            let report = try AudioFile.repair(path: path)
+            #expect(report.frameCount == 0)
+            #expect(try AudioFile.open(path: path).frameCount == 0)
+        } else {
+            #expect {
+                _ = try AudioFile.repair(path: path)
+            } throws: { error in
+                guard let error = error as? AudioFileError else { return false }
+                return error.kind == .malformed && error.message.contains("libFLAC refused its metadata blocks")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #if arch(x86_64)
+            // The reference tool is the host's, so it speaks for the library under test only in a native run.
+            if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+            #endif
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     /// The repair fuzz target's input as it found it (1217 bytes): RF64 whose ds64 says 512 data bytes and 1000
