@@ -158,6 +158,45 @@ struct RepairFixtureTests {
         }
     }
 
+    /// The repair fuzz target's input as it found it (stop 29, after 2.6 million executions): RIFF whose size is
+    /// wrong, PCM `fmt ` (2 channels, 16 bits, block align 4: the RIFF/WAVE spec's WAVE_FORMAT_PCM), `data` of
+    /// 3 bytes and its pad byte. The file is whole, with no whole frame. Repair wrote the data size down to the
+    /// whole frames, 0, and a WAV reader takes a 0 size with no chunk after it for a streaming writer's
+    /// placeholder: the "repaired" file then read as 1 frame (the 3 bytes and the pad). A whole file now keeps
+    /// its declared size, so this one is left as it is: 0 frames, as sox reads it.
+    @Test func aWholeWAVWithOnlyAPartialFrameKeepsItsDataSize() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.copy("wav-partial-frame-only.wav", into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let report = try AudioFile.repair(path: path)
+        #expect(report.frameCount == 0)
+        #expect(report.wasIntact)                                  // its data size already says what is there
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try AudioFile.open(path: path).frameCount == 0)
+        // sox counts the whole frames the data chunk holds (ffmpeg refuses a packet under one frame).
+        if toolAvailable("sox") {
+            let samples = String(decoding: try ReferenceTool.run("sox", ["--i", "-s", path]), as: UTF8.self)
+            #expect(samples.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        }
+    }
+
+    /// The control, with one whole frame (1000, -1000) before the 3 partial bytes: that frame is what repair
+    /// reports and what reads back, as ffmpeg reads it (this passed before the change too: a size of 4 written
+    /// there is no placeholder).
+    @Test func aWholeWAVEndingInAPartialFrameKeepsItsWholeFrames() throws {
+        let directory = TemporaryDirectory()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "wav-partial-frame-only.wav")))
+        bytes.replaceSubrange(40..<48, with: [7, 0, 0, 0, 0xE8, 0x03, 0x18, 0xFC] + Array("abc".utf8) + [0])
+        let path = directory.file("one-frame.wav")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let report = try AudioFile.repair(path: path)
+        #expect(report.frameCount == 1)
+        let file = try AudioFile.open(path: path)
+        #expect(file.frameCount == 1)
+        #expect(try readAll(file).raws == [1000 << 9, -1000 << 9])
+        if toolAvailable("ffmpeg") { #expect(try ffmpegSamples(path) == [1000 << 16, -1000 << 16]) }
+    }
+
     /// The repair fuzz target's input as it found it (1217 bytes): RF64 whose ds64 says 512 data bytes and 1000
     /// samples (EBU Tech 3306), IMA ADPCM `fmt ` (tag 0x11, 256-byte blocks of 505 frames: RFC 2361), `fact`,
     /// `data`, then chunks after the audio: a `PAD ` and a second, damaged `fmt ` (an extensible one whose GUID is

@@ -99,7 +99,11 @@ extension AudioFile {
                                 reservedDS64: reserved, isRF64: header.fileType == .rf64,
                                 commFramesField: header.sizeFields.commFramesField, ssndOffset: header.sizeFields.ssndOffset,
                                 reservedIsDS64: header.sizeFields.ds64Field != nil)
-        let unchanged = intact && end == length && headerMatches(header, dataBytes: whole, frames: frames, fileEnd: end)
+        // A whole file keeps its declared size even when a partial packet ends it (the reader drops that part
+        // too): written down to the whole packets, the size could reach 0, which a WAV reader takes for a
+        // streaming writer's placeholder and reads the partial packet and pad as audio (issue 16, fuzzing).
+        let written = intact ? dataBytes : whole
+        let unchanged = intact && end == length && headerMatches(header, dataBytes: written, frames: frames, fileEnd: end)
         if !unchanged {
             if end < length { try file.truncate(to: end) }
             let dataEnd = header.dataOffset + whole
@@ -107,7 +111,7 @@ extension AudioFile {
                 try file.write([0], at: dataEnd)
                 end = dataEnd + 1
             }
-            try ContainerWriter.writeSizes(file, &layout, dataBytes: whole, frames: frames, packets: packets, fileEnd: end,
+            try ContainerWriter.writeSizes(file, &layout, dataBytes: written, frames: frames, packets: packets, fileEnd: end,
                                            final: true, rf64Threshold: Int64(UInt32.max))
             try file.synchronize()
         }
