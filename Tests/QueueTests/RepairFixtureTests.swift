@@ -15,6 +15,26 @@ struct RepairFixtureTests {
         return path
     }
 
+    /// Repair of a copy of the FLAC `fixture` must refuse it as damage at byte `offset` and leave its bytes as
+    /// they were, and the reference decoder must refuse it too. Returns the copy's path and bytes.
+    @discardableResult
+    static func expectFLACRefusedAsDamage(_ fixture: String, at offset: Int64, in directory: TemporaryDirectory,
+                                          sourceLocation: SourceLocation = #_sourceLocation) throws -> (path: String, bytes: Data) {
+        let path = try copy(fixture, into: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(sourceLocation: sourceLocation) {
+            _ = try AudioFile.repair(path: path)
+        } throws: { error in
+            guard let error = error as? AudioFileError else { return false }
+            return error.kind == .malformed && error.offset == offset
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, sourceLocation: sourceLocation)
+        if toolAvailable("flac") {
+            #expect(throws: (any Error).self, sourceLocation: sourceLocation) { try ReferenceTool.run("flac", ["-t", "-s", path]) }
+        }
+        return (path, before)
+    }
+
     /// caff v1, desc (lpcm 8 kHz mono 16-bit little-endian), data of 4 frames, then a `free` chunk whose 64-bit
     /// size is Int64.max (Core Audio Format Specification: chunk header = type + SInt64 size). Repair computed
     /// offset + 12 + size and trapped on the overflow; the chunk cannot fit in the file, so it is cut off.
@@ -63,35 +83,15 @@ struct RepairFixtureTests {
     /// "repaired" file did not open. Repair now refuses it as damage. Found by libFuzzer (Fuzzing/, repair).
     @Test func aFLACFileWithASecondSTREAMINFOIsRefusedNotRepairedIntoOneThatDoesNotOpen() throws {
         let directory = TemporaryDirectory()
-        let path = try Self.copy("flac-second-streaminfo.flac", into: directory)
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect {
-            _ = try AudioFile.repair(path: path)
-        } throws: { error in
-            guard let error = error as? AudioFileError else { return false }
-            return error.kind == .malformed && error.offset == 42
-        }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let (path, _) = try Self.expectFLACRefusedAsDamage("flac-second-streaminfo.flac", at: 42, in: directory)
         #expect(throws: AudioFileError.self) { _ = try AudioFile.open(path: path) }
-        // The reference decoder refuses the same metadata.
-        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
     }
 
     /// fLaC, the same STREAMINFO, then a last VORBIS_COMMENT block of 8 bytes whose vendor length says 100
     /// (RFC 9639 section 8.6: a 32-bit little-endian length, then the vendor string), and 8 bytes. Repair took
     /// the block by its header alone and "repaired" a file libFLAC cannot open. Found by libFuzzer (repair).
     @Test func aFLACFileWhoseVorbisCommentRunsPastItsBlockIsRefused() throws {
-        let directory = TemporaryDirectory()
-        let path = try Self.copy("flac-vorbis-comment-overrun.flac", into: directory)
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect {
-            _ = try AudioFile.repair(path: path)
-        } throws: { error in
-            guard let error = error as? AudioFileError else { return false }
-            return error.kind == .malformed && error.offset == 42
-        }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
+        try Self.expectFLACRefusedAsDamage("flac-vorbis-comment-overrun.flac", at: 42, in: TemporaryDirectory())
     }
 
     /// fLaC, the same STREAMINFO, then an APPLICATION block of length 0 and a last PADDING block of 8 bytes. RFC
@@ -102,19 +102,10 @@ struct RepairFixtureTests {
     /// target, 2026-11-29, 99 s in). The same file with a 4-byte id is the control: it repairs and opens.
     @Test func aFLACApplicationBlockTooShortForItsIdIsRefusedAsDamage() throws {
         let directory = TemporaryDirectory()
-        let path = try Self.copy("flac-application-shorter-than-its-id.flac", into: directory)
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect {
-            _ = try AudioFile.repair(path: path)
-        } throws: { error in
-            guard let error = error as? AudioFileError else { return false }
-            return error.kind == .malformed && error.offset == 42
-        }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let (path, before) = try Self.expectFLACRefusedAsDamage("flac-application-shorter-than-its-id.flac", at: 42, in: directory)
         #expect {
             _ = try AudioFile.open(path: path)
         } throws: { error in (error as? AudioFileError)?.kind == .malformed }
-        if toolAvailable("flac") { #expect(throws: (any Error).self) { try ReferenceTool.run("flac", ["-t", "-s", path]) } }
 
         // The control: the block given the 4-byte id "test" (header length 4, RFC 9639 section 8.1).
         let control = directory.file("with-id.flac")
