@@ -22,12 +22,9 @@ struct RepairFixtureTests {
                                           sourceLocation: SourceLocation = #_sourceLocation) throws -> (path: String, bytes: Data) {
         let path = try copy(fixture, into: directory)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(sourceLocation: sourceLocation) {
-            _ = try AudioFile.repair(path: path)
-        } throws: { error in
-            guard let error = error as? AudioFileError else { return false }
-            return error.kind == .malformed && error.offset == offset
-        }
+        let error = thrownAudioFileError(sourceLocation: sourceLocation) { _ = try AudioFile.repair(path: path) }
+        #expect(error?.kind == .malformed, sourceLocation: sourceLocation)
+        #expect(error?.offset == offset, sourceLocation: sourceLocation)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, sourceLocation: sourceLocation)
         if toolAvailable("flac") {
             #expect(throws: (any Error).self, sourceLocation: sourceLocation) { try ReferenceTool.run("flac", ["-t", "-s", path]) }
