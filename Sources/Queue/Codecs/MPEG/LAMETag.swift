@@ -13,6 +13,10 @@ struct LAMETag: Equatable {
     /// "encoder delays" field. 0 without the extension.
     let encoderDelay: Int
     let padding: Int
+    /// Whether the frame count can be a stream's at all: LAME's frames hold the delay and padding it declares
+    /// (`frames · samples per frame − delay − padding` samples of audio, never fewer than 0). A damaged tag's
+    /// count may not, and libmpg123's gapless trimming then cuts at the wrong places.
+    let countHoldsDelayAndPadding: Bool
 
     /// The tag in `frame` (a whole first frame, header included), or nil when it holds none.
     init?(frame: UnsafeRawBufferPointer, header: MPEGAudioFrameHeader) {
@@ -37,7 +41,7 @@ struct LAMETag: Equatable {
         // radio and audiophile ReplayGain (2 + 2), flags and ATH (1), bit rate (1), then the encoder delays:
         // 12 bits of delay and 12 bits of padding, at offset 21.
         guard frame.count >= p + 24 else {
-            encoder = nil; encoderDelay = 0; padding = 0
+            encoder = nil; encoderDelay = 0; padding = 0; countHoldsDelayAndPadding = true
             return
         }
         let version = frame[p..<(p + 9)]
@@ -47,5 +51,7 @@ struct LAMETag: Equatable {
         let d = p + 21
         encoderDelay = known ? Int(frame[d]) << 4 | Int(frame[d + 1]) >> 4 : 0
         padding = known ? Int(frame[d + 1] & 0x0F) << 8 | Int(frame[d + 2]) : 0
+        let trimmed = encoderDelay + padding
+        countHoldsDelayAndPadding = frames.map { $0 * header.samplesPerFrame >= trimmed } ?? true
     }
 }

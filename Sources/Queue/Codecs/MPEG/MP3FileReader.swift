@@ -6,7 +6,8 @@ import Codec8_24
 /// tracks plays as one unbroken signal. The length is exact (a full scan at open), seeks are sample-accurate,
 /// output is signed 32-bit integer rounded to 8.24. A cut file plays to the cut, then throws `.truncated`; past
 /// garbage libmpg123 resynchronises (it does not say how many bytes it skipped), and the file ends with
-/// `.malformed` when fewer or more frames decoded than its LAME tag promises.
+/// `.malformed` when fewer frames decode than its LAME tag promises. A tag that counts fewer frames than the
+/// stream holds is not believed: all of them play.
 final class MP3FileReader: CompressedFileReader {
     private let input: LibraryInput
     private let handle: MPG123Handle
@@ -34,32 +35,23 @@ final class MP3FileReader: CompressedFileReader {
         audioEnd = input.length - (tail == Array("TAG".utf8) ? 128 : 0)
         declaredEnd = if let first, let bytes = lame?.byteCount { first.offset + Int64(bytes) } else { nil }
 
-        let handle = try MPG123Handle(gapless: gapless)
+        // libmpg123 trims the priming and padding itself (MPG123_GAPLESS) only where the LAME tag describes the
+        // stream: a possible frame count, equal to the frames the scan finds. Elsewhere (a file cut short or
+        // damaged, a damaged count, files joined end to end) the library cuts at the tag's count, even in the
+        // middle of the stream: the file is opened again without its trimming, and the priming and padding are
+        // trimmed here.
+        var libraryTrims = gapless && (lame?.countHoldsDelayAndPadding ?? true)
+        var handle = try Self.scanned(input, gapless: libraryTrims)
+        if libraryTrims, let lame, lame.encoder != nil, let tagFrames = lame.frameCount,
+           Int64(tagFrames) != Int64(mpg123_framelength(handle.raw)) {
+            libraryTrims = false
+            handle = try Self.scanned(input, gapless: false)
+        }
         self.handle = handle
         let h = handle.raw
-        try handle.check(mpg123_replace_reader_handle(h, { io, buffer, count in
-            guard let io, let buffer else { return -1 }
-            return Unmanaged<LibraryInput>.fromOpaque(io).takeUnretainedValue().read(into: buffer, count: count)
-        }, { io, offset, whence in
-            guard let io else { return -1 }
-            return Unmanaged<LibraryInput>.fromOpaque(io).takeUnretainedValue().seek(Int64(offset), whence: whence).map { off_t($0) } ?? -1
-        }, nil), "take the file's read callbacks")
-        func failure(_ what: String, _ kind: AudioFileError.Kind = .malformed) -> AudioFileError {
-            var error = input.failure ?? AudioFileError(kind, "libmpg123 cannot \(what): \(handle.lastError)", offset: input.position)
-            error.path = input.path
-            return error
-        }
-        guard mpg123_open_handle(h, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue else { throw failure("open it") }
+        func failure(_ what: String) -> AudioFileError { Self.failure(what, handle, input) }
         var rate = 0, channelCount: Int32 = 0, encoding: Int32 = 0
-        guard mpg123_getformat(h, &rate, &channelCount, &encoding) == MPG123_OK.rawValue else {
-            throw failure("find an MPEG audio frame in it", .notAudioFile)
-        }
-        // Only the first frame's format from now on: a false sync in damaged data that claims another sample
-        // rate or channel count is decoded into this format, not a format change of the file.
-        try handle.check(mpg123_format_none(h), "clear its output formats")
-        try handle.check(mpg123_format(h, rate, channelCount, encoding), "keep the output format")
-        // A full pass over the frames: the exact length, and an accurate seek index.
-        guard mpg123_scan(h) == MPG123_OK.rawValue else { throw failure("scan its frames") }
+        guard mpg123_getformat(h, &rate, &channelCount, &encoding) == MPG123_OK.rawValue else { throw failure("tell its format") }
         var length = Int64(mpg123_length(h))
         guard length >= 0 else { throw failure("tell its length") }
         var frame = mpg123_frameinfo2()
@@ -70,18 +62,23 @@ final class MP3FileReader: CompressedFileReader {
         channels = Int(channelCount)
 
         let samplesPerFrame = frame.version == MPG123_1_0.rawValue ? 1152 : 576
+        // The MPEG frames the scan found (the tag's own frame excluded).
+        let mpegFrames = Int64(mpg123_framelength(h))
         // The frames the LAME tag promises: its frame count times the frame's samples, less delay and padding.
-        let promisedFrames: Int64? = if let lame, let frames = lame.frameCount, lame.encoder != nil {
+        // A count that is impossible, or smaller than the frames the stream holds (a damaged tag, or files
+        // joined end to end), promises nothing: every frame plays, as FFmpeg plays it. A larger count is a file
+        // cut short or damaged, which plays to where it stops and then says so.
+        let promisedFrames: Int64? = if let lame, let frames = lame.frameCount, lame.encoder != nil,
+                                        lame.countHoldsDelayAndPadding, Int64(frames) >= mpegFrames {
             Int64(frames * samplesPerFrame - (gapless ? lame.encoderDelay + lame.padding : 0))
         } else { nil }
-        // libmpg123 turns its own gapless trimming off when the file does not match its LAME tag (cut short or
-        // damaged): then the priming is trimmed here, so what plays stays in time with the intact file. The
-        // decoder adds 529 samples of its own delay (the synthesis filter bank's, which LAME's delay field
-        // does not count and libmpg123's GAPLESS_DELAY and FFmpeg's decoder both remove).
-        let mpegFrames = Int64(mpg123_framelength(h))
+        // Where libmpg123 does not trim (above), or turned its trimming off itself, the priming is trimmed here,
+        // so what plays stays in time with the intact file. The decoder adds 529 samples of its own delay (the
+        // synthesis filter bank's, which LAME's delay field does not count and libmpg123's GAPLESS_DELAY and
+        // FFmpeg's decoder both remove).
         var startTrim: Int64 = 0
         let trimmedByLibrary = mpegFrames * Int64(samplesPerFrame) - Int64((lame?.encoderDelay ?? 0) + (lame?.padding ?? 0))
-        if gapless, let lame, lame.encoderDelay + lame.padding > 0, length != trimmedByLibrary {
+        if gapless, let lame, lame.encoderDelay + lame.padding > 0, !libraryTrims || length != trimmedByLibrary {
             startTrim = Int64(lame.encoderDelay + 529)
             let isCut = (declaredEnd ?? 0) > audioEnd
             let endTrim = isCut ? 0 : Int64(max(lame.padding - 529, 0))
@@ -189,6 +186,41 @@ final class MP3FileReader: CompressedFileReader {
 
     private func damage(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {
         var error = input.failure ?? AudioFileError(kind, message, offset: input.position)
+        error.path = input.path
+        return error
+    }
+
+    /// A libmpg123 handle on `input` from its start: opened, held to the first frame's format (a false sync in
+    /// damaged data that claims another sample rate or channel count is decoded into this format, not a format
+    /// change of the file), and scanned (a full pass over the frames: the exact length, an accurate seek index).
+    private static func scanned(_ input: LibraryInput, gapless: Bool) throws -> MPG123Handle {
+        _ = input.seek(0, whence: 0)   // SEEK_SET
+        let handle = try MPG123Handle(gapless: gapless)
+        let h = handle.raw
+        try handle.check(mpg123_replace_reader_handle(h, { io, buffer, count in
+            guard let io, let buffer else { return -1 }
+            return Unmanaged<LibraryInput>.fromOpaque(io).takeUnretainedValue().read(into: buffer, count: count)
+        }, { io, offset, whence in
+            guard let io else { return -1 }
+            return Unmanaged<LibraryInput>.fromOpaque(io).takeUnretainedValue().seek(Int64(offset), whence: whence).map { off_t($0) } ?? -1
+        }, nil), "take the file's read callbacks")
+        guard mpg123_open_handle(h, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue else {
+            throw failure("open it", handle, input)
+        }
+        var rate = 0, channelCount: Int32 = 0, encoding: Int32 = 0
+        guard mpg123_getformat(h, &rate, &channelCount, &encoding) == MPG123_OK.rawValue else {
+            throw failure("find an MPEG audio frame in it", handle, input, .notAudioFile)
+        }
+        try handle.check(mpg123_format_none(h), "clear its output formats")
+        try handle.check(mpg123_format(h, rate, channelCount, encoding), "keep the output format")
+        guard mpg123_scan(h) == MPG123_OK.rawValue else { throw failure("scan its frames", handle, input) }
+        return handle
+    }
+
+    /// The error of a libmpg123 call on `input` that failed: the file's own I/O error if it met one.
+    private static func failure(_ what: String, _ handle: MPG123Handle, _ input: LibraryInput,
+                                _ kind: AudioFileError.Kind = .malformed) -> AudioFileError {
+        var error = input.failure ?? AudioFileError(kind, "libmpg123 cannot \(what): \(handle.lastError)", offset: input.position)
         error.path = input.path
         return error
     }

@@ -71,6 +71,56 @@ import Testing
         #expect(samples.count == 2 * 57330)
     }
 
+    /// `bytes` with the Info tag's frame count (the Mp3 Info Tag spec: "Info", 4 flag bytes, then the count,
+    /// big-endian) set to `count`.
+    static func withFrameCount(_ bytes: Data, _ count: Int) throws -> Data {
+        var patched = [UInt8](bytes)
+        let info = try #require(patched.indices.first { patched[$0..<($0 + 4)].elementsEqual("Info".utf8) })
+        #expect(patched[info + 7] & 0x1 == 0x1)   // the frame count is present
+        for i in 0..<4 { patched[info + 8 + i] = UInt8(truncatingIfNeeded: count >> (24 - 8 * i)) }
+        return Data(patched)
+    }
+
+    /// A tag counting fewer frames than the stream holds describes another stream (a damaged count): every
+    /// frame plays, trimmed as the intact file is, with no hole where the tag's count ends. A count too small to
+    /// hold the tag's own delay and padding (0 or 1 frame) once gave a negative length and an empty decode;
+    /// 5 frames, libmpg123's own trimming cut 443 samples out at the fifth frame (found by reading the reader,
+    /// while the mp3 target ran).
+    @Test(arguments: [0, 1, 5, 20])
+    func aTagCountingFewerFramesThanTheStreamPlaysThemAll(count: Int) throws {
+        let directory = TemporaryDirectory()
+        let (intact, bytes) = try Self.cbr(directory)
+        let path = directory.file("count-\(count).mp3")
+        try Self.withFrameCount(bytes, count).write(to: URL(fileURLWithPath: path))
+        let reader = try MP3Fixtures.open(path)
+        #expect(reader.info.frameCount == 57330)   // the frames sox made
+        let (samples, error) = MP3Fixtures.decode(reader)
+        #expect(error == nil)
+        #expect(samples.count == 2 * 57330)
+        // FFmpeg's decode of the intact file, sample for sample, over the whole length.
+        let reference = try MP3Fixtures.ffmpeg824(intact)
+        #expect(reference.count == samples.count)
+        #expect(MP3Fixtures.largestDifference(samples, reference) <= MP3FileReaderTests.tolerance)
+    }
+
+    /// Two files joined end to end (`cat a.mp3 b.mp3`): the first one's tag counts only its own frames, and
+    /// both play; the second's audio, at the end, is the intact file's.
+    @Test func twoFilesJoinedEndToEndBothPlay() throws {
+        let directory = TemporaryDirectory()
+        let (intact, bytes) = try Self.cbr(directory)
+        let path = directory.file("joined.mp3")
+        try (bytes + bytes).write(to: URL(fileURLWithPath: path))
+        let reader = try MP3Fixtures.open(path)
+        #expect(reader.info.frameCount > 2 * 57330)
+        let (samples, error) = MP3Fixtures.decode(reader)
+        #expect(error == nil)
+        #expect(samples.count == 2 * Int(reader.info.frameCount))
+        let reference = try MP3Fixtures.ffmpeg824(intact)
+        // The last second of the second file, as FFmpeg decodes the intact one.
+        let tail = 2 * 44100
+        #expect(MP3Fixtures.largestDifference(Array(samples.suffix(tail)), Array(reference.suffix(tail))) <= MP3FileReaderTests.tolerance)
+    }
+
     @Test func notMPEGAudioIsRefusedWithOneError() throws {
         let directory = TemporaryDirectory()
         // An ID3v2 header (synchsafe size 20) followed by noise: no frame to find.
