@@ -21,6 +21,7 @@ enum ContainerFuzz {
         let path = FuzzScratch.file(named: "input.\(fileExtension)", holding: input)
         guard let file = try? AudioFile.open(path: path, typeHint: type) else { return }
         defer { try? file.close() }
+        precondition(file.frameCount >= 0, "a negative length: \(file.frameCount) frames")
         readAll(file)
         if file.frameCount > 0, (try? file.seek(toFrame: file.frameCount / 2)) != nil {
             readAll(file)
