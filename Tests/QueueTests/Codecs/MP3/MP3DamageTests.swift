@@ -101,6 +101,16 @@ import Testing
         let reference = try MP3Fixtures.ffmpeg824(intact)
         #expect(reference.count == samples.count)
         #expect(MP3Fixtures.largestDifference(samples, reference) <= MP3FileReaderTests.tolerance)
+        // Seeks land where the decode from the start has that frame (the reader trims the priming itself here).
+        var buffer = [Fixed824](repeating: .zero, count: 2 * 700)
+        for target in [40000, 1, 1152, 0, 57000] {
+            try reader.seek(toFrame: Int64(target))
+            let n = try buffer.withUnsafeMutableBufferPointer { try reader.read(into: $0) }
+            #expect(n == min(700, 57330 - target))
+            let expected = Array(samples[(2 * target)..<(2 * (target + n))])
+            #expect(MP3Fixtures.largestDifference(buffer[0..<(2 * n)].map(\.raw), expected) <= MP3FileReaderTests.seekTolerance,
+                    "after a seek to \(target)")
+        }
     }
 
     /// Two files joined end to end (`cat a.mp3 b.mp3`): the first one's tag counts only its own frames, and
