@@ -42,8 +42,9 @@ final class MP3FileReader: CompressedFileReader {
         // trimmed here.
         var libraryTrims = gapless && (lame?.countHoldsDelayAndPadding ?? true)
         var handle = try Self.scanned(input, gapless: libraryTrims)
-        if libraryTrims, let lame, lame.encoder != nil, let tagFrames = lame.frameCount,
-           Int64(tagFrames) != Int64(mpg123_framelength(handle.raw)) {
+        // The MPEG frames the scan found (the tag's own frame excluded), with or without the library's trimming.
+        let mpegFrames = Int64(mpg123_framelength(handle.raw))
+        if libraryTrims, let lame, lame.encoder != nil, let tagFrames = lame.frameCount, Int64(tagFrames) != mpegFrames {
             libraryTrims = false
             handle = try Self.scanned(input, gapless: false)
         }
@@ -62,8 +63,6 @@ final class MP3FileReader: CompressedFileReader {
         channels = Int(channelCount)
 
         let samplesPerFrame = frame.version == MPG123_1_0.rawValue ? 1152 : 576
-        // The MPEG frames the scan found (the tag's own frame excluded).
-        let mpegFrames = Int64(mpg123_framelength(h))
         // The frames the LAME tag promises: its frame count times the frame's samples, less delay and padding.
         // A count that is impossible, or smaller than the frames the stream holds (a damaged tag, or files
         // joined end to end), promises nothing: every frame plays, as FFmpeg plays it. A larger count is a file
@@ -185,6 +184,11 @@ final class MP3FileReader: CompressedFileReader {
     }
 
     private func damage(_ kind: AudioFileError.Kind, _ message: String) -> AudioFileError {
+        Self.error(kind, message, input)
+    }
+
+    /// An error met reading `input`: the file's own I/O error if a read callback met one, else `message`.
+    private static func error(_ kind: AudioFileError.Kind, _ message: String, _ input: LibraryInput) -> AudioFileError {
         var error = input.failure ?? AudioFileError(kind, message, offset: input.position)
         error.path = input.path
         return error
@@ -217,12 +221,10 @@ final class MP3FileReader: CompressedFileReader {
         return handle
     }
 
-    /// The error of a libmpg123 call on `input` that failed: the file's own I/O error if it met one.
+    /// The error of a libmpg123 call on `input` that failed.
     private static func failure(_ what: String, _ handle: MPG123Handle, _ input: LibraryInput,
                                 _ kind: AudioFileError.Kind = .malformed) -> AudioFileError {
-        var error = input.failure ?? AudioFileError(kind, "libmpg123 cannot \(what): \(handle.lastError)", offset: input.position)
-        error.path = input.path
-        return error
+        error(kind, "libmpg123 cannot \(what): \(handle.lastError)", input)
     }
 
     /// Where the first frame starts (after an ID3v2 tag), its header and bytes, or nil when no frame followed by

@@ -55,15 +55,8 @@ import Testing
     @Test func wrongByteCountInTheTagIsNoDamage() throws {
         let directory = TemporaryDirectory()
         let (_, bytes) = try Self.cbr(directory)
-        var patched = [UInt8](bytes)
-        // The Mp3 Info Tag spec: "Info", 4 flag bytes, the frame count, then the byte count (big-endian).
-        let info = try #require(patched.indices.first { patched[$0..<($0 + 4)].elementsEqual("Info".utf8) })
-        #expect(patched[info + 7] & 0x3 == 0x3)   // frames and bytes present
-        let field = info + 12
-        let declared = patched[field..<(field + 4)].reduce(0) { $0 << 8 | Int($1) } + 1000
-        for i in 0..<4 { patched[field + i] = UInt8(truncatingIfNeeded: declared >> (24 - 8 * i)) }
         let path = directory.file("bytes.mp3")
-        try Data(patched).write(to: URL(fileURLWithPath: path))
+        try Self.patchingInfoField(bytes, .byteCount) { $0 + 1000 }.write(to: URL(fileURLWithPath: path))
         let reader = try MP3Fixtures.open(path)
         #expect(reader.info.frameCount == 57330)
         let (samples, error) = MP3Fixtures.decode(reader)
@@ -71,13 +64,20 @@ import Testing
         #expect(samples.count == 2 * 57330)
     }
 
-    /// `bytes` with the Info tag's frame count (the Mp3 Info Tag spec: "Info", 4 flag bytes, then the count,
-    /// big-endian) set to `count`.
-    static func withFrameCount(_ bytes: Data, _ count: Int) throws -> Data {
+    /// The Info tag's 32-bit big-endian fields (the Mp3 Info Tag spec: "Info", 4 flag bytes, the frame count,
+    /// then the byte count), by their offset from "Info".
+    enum InfoField: Int {
+        case frameCount = 8, byteCount = 12
+    }
+
+    /// `bytes` with the Info tag's `field` replaced by `change` of its value.
+    static func patchingInfoField(_ bytes: Data, _ field: InfoField, _ change: (Int) -> Int) throws -> Data {
         var patched = [UInt8](bytes)
         let info = try #require(patched.indices.first { patched[$0..<($0 + 4)].elementsEqual("Info".utf8) })
-        #expect(patched[info + 7] & 0x1 == 0x1)   // the frame count is present
-        for i in 0..<4 { patched[info + 8 + i] = UInt8(truncatingIfNeeded: count >> (24 - 8 * i)) }
+        #expect(patched[info + 7] & 0x3 == 0x3)   // frames and bytes present
+        let at = info + field.rawValue
+        let value = change(patched[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) })
+        for i in 0..<4 { patched[at + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
         return Data(patched)
     }
 
@@ -91,7 +91,7 @@ import Testing
         let directory = TemporaryDirectory()
         let (intact, bytes) = try Self.cbr(directory)
         let path = directory.file("count-\(count).mp3")
-        try Self.withFrameCount(bytes, count).write(to: URL(fileURLWithPath: path))
+        try Self.patchingInfoField(bytes, .frameCount) { _ in count }.write(to: URL(fileURLWithPath: path))
         let reader = try MP3Fixtures.open(path)
         #expect(reader.info.frameCount == 57330)   // the frames sox made
         let (samples, error) = MP3Fixtures.decode(reader)
