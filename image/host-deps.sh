@@ -18,6 +18,7 @@ if [[ $want == host || $want == all ]]; then
     need[flac]=flac          # reference FLAC encoder/decoder (issue 14)
     need[lame]=lame          # reference MP3 encoder (LAME/Xing gapless header)
     need[opusenc]=opus-tools # reference Opus encoder/decoder (opusenc, opusdec)
+    need[AtomicParsley]=atomicparsley  # writes an M4A's iTunSMPB as iTunes does (a '----' freeform atom)
     need[systemd-analyze]=systemd   # rates the unit's hardening (ServiceUnitTests, systemd-analyze security)
     need[setpriv]=util-linux         # a control-socket client as another uid (UnixSocketPermissionTests)
     need[python3]=python3            # that client's connect(2) (UnixSocketPermissionTests)

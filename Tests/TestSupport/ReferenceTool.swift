@@ -1,11 +1,11 @@
 import Foundation
 
-/// The reference tools the codec tests run (flac, lame, opusenc/opusdec, ffmpeg/ffprobe, sox), found by name with
+/// The reference tools the codec tests run (flac, lame, opusenc/opusdec, ffmpeg/ffprobe, sox, AtomicParsley), found by name with
 /// the Debian package to install when one is missing, and their raw output read as samples.
 public enum ReferenceTool {
     static let packages = ["flac": "flac", "metaflac": "flac", "lame": "lame", "opusenc": "opus-tools",
                            "opusdec": "opus-tools", "opusinfo": "opus-tools", "ffmpeg": "ffmpeg", "ffprobe": "ffmpeg",
-                           "sox": "sox", "mpg123": "mpg123"]
+                           "sox": "sox", "mpg123": "mpg123", "AtomicParsley": "atomicparsley"]
 
     /// The tool's path; a missing tool is a failure naming its Debian package (run image/host-deps.sh host).
     public static func path(_ name: String) throws -> String {

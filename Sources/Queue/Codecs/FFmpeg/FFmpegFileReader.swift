@@ -7,8 +7,9 @@ import Codec8_24
 /// Gapless: FFmpeg's mov demuxer turns the MP4 edit list's start into skip-samples side data on the first
 /// packet, which the decoder honours; the end padding it leaves (FFmpeg 5.1 decodes an M4A made from 44100
 /// frames as 45056) is cut here at the edit list's duration (the stream's duration). A file with no edit list
-/// but Apple's iTunSMPB tag (delay, padding, original length) is trimmed by that tag. ADTS has no gapless
-/// information: every decoded frame is returned, as `ffmpeg` does.
+/// but Apple's iTunSMPB tag (delay, padding, original length), as iTunes, fdkaac and qaac write them, is trimmed
+/// by that tag when its counts add up to the stream's. ADTS has no gapless information: every decoded frame is
+/// returned, as `ffmpeg` does.
 ///
 /// The exact length comes from a packet scan at open (demuxing only, no decoding; measured on the host, debug
 /// build, for a 3-minute file: the whole open takes 144 ms for AAC in M4A, 13 ms for ADTS, 3 ms for ALAC in
@@ -22,8 +23,9 @@ final class FFmpegFileReader: CompressedFileReader {
     private let streamIndex: Int32
     /// Frames per tick of the stream's time base: timestamps become frame positions through it.
     private let clock: FFmpegClock
-    /// Priming removed here rather than by FFmpeg (iTunSMPB without an edit list).
-    private let manualDelay: Int64
+    /// The stream position, in frames of its timestamps, of the file's frame 0: after the priming FFmpeg
+    /// skips (an edit list's, or an iTunSMPB atom's) and the priming removed here (an iTunSMPB key's).
+    private let zero: Int64
     /// Where the audio starts (the first packet's timestamp), for rewinding.
     private let firstTimestamp: Int64
     /// Frames decoded and dropped before a seek target (the AAC decoder's overlap needs one packet).
@@ -128,17 +130,26 @@ final class FFmpegFileReader: CompressedFileReader {
             let exact = media - scan.skipped
             if exact > length, exact - length <= Int64(sampleRate / 1000 + 1), exact <= coded - scan.skipped { length = exact }
         }
-        if scan.skipped == 0, let smpb, let gapless = ITunesGaplessInfo(smpb, decoded: decoded) {
-            delay = gapless.delay
-            length = gapless.playable
+        // Apple's iTunSMPB: FFmpeg removes its priming itself when it is a '----' atom, as iTunes writes it (mov.c's
+        // start_pad), but not when it is an 'mdta' key; the padding it leaves either way. The tag is believed only
+        // where its counts add up to the frames the packets hold, as the tag defines them: a tag left on other
+        // audio (a re-encode, an edit) would cut that audio short.
+        if let smpb, let tag = ITunesGaplessInfo(smpb, decoded: coded), tag.addsUp,
+           scan.skipped == 0 || scan.skipped == tag.delay {
+            delay = tag.delay - scan.skipped
+            length = min(length, tag.playable)
             encoder = encoder ?? "iTunes"
         }
         if scan.damage != nil { length = min(length, decoded - delay) }   // play up to the damage, then say so
-        manualDelay = delay
+        // Timestamp 0 is the audio's first frame with an edit list (the priming's packets come before it) and the
+        // first packet without one; either way the packets' timestamps run on from the first.
+        let origin = FFmpegClock.add(clock.frames(firstTimestamp), scan.skipped)
+        zero = FFmpegClock.add(origin, delay)
         var foundDamage = scan.damage.map { AudioFileError($0.kind, $0.message, offset: $0.offset, path: input.path) }
-        // The packets found must cover what the index promises (priming included when there is no edit list).
-        if foundDamage == nil, let stated, coded - scan.skipped < stated {
-            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(coded - scan.skipped) of the \(stated) the index promises (the file is cut short)",
+        // The packets found must reach the end the index promises; its duration counts from timestamp 0.
+        let reached = FFmpegClock.add(clock.frames(firstTimestamp), coded)
+        if foundDamage == nil, let stated, reached < stated {
+            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(reached) of the \(stated) the index promises (the file is cut short)",
                                           offset: input.length, path: input.path)
         }
         damage = foundDamage
@@ -170,8 +181,7 @@ final class FFmpegFileReader: CompressedFileReader {
     private func rewind(toFrame frame: Int64) throws {
         guard let context = session.format, let decoder = session.decoder else { throw AudioFileError.misuse("the file is closed") }
         let api = session.api
-        let start = frame + manualDelay - preroll
-        let target = start <= 0 ? firstTimestamp : max(firstTimestamp, clock.timestamp(start))
+        let target = max(firstTimestamp, clock.timestamp(FFmpegClock.add(zero, frame - preroll)))
         let status = api.avformat_seek_file(context, streamIndex, Int64.min, target, target, 0)
         guard status >= 0 else {
             throw input.failure ?? AudioFileError(.io, "FFmpeg cannot seek to frame \(frame): \(session.library.message(status))", path: input.path)
@@ -227,7 +237,7 @@ final class FFmpegFileReader: CompressedFileReader {
                 }
                 let count = Int(frame.pointee.nb_samples)
                 let pts = frame.pointee.pts
-                let start = pts == FFmpegLibrary.noTimestamp ? nextFrame : clock.frames(pts) - manualDelay
+                let start = pts == FFmpegLibrary.noTimestamp ? nextFrame : FFmpegClock.add(clock.frames(pts), -zero)
                 if start >= info.frameCount { finished = true; return }
                 let from = Int(max(0, min(Int64(count), nextFrame - start)))
                 let to = Int(max(0, min(Int64(count), info.frameCount - start)))
@@ -269,14 +279,15 @@ final class FFmpegFileReader: CompressedFileReader {
 }
 
 /// Apple's gapless tag, iTunSMPB: " 00000000 00000840 000001C0 0000000000046E00 ...", hexadecimal fields of
-/// which the second is the encoder delay, the third the padding and the fourth the original length in frames.
-/// The tag is the file's word, so each field is clamped to the frames the decoder outputs (`decoded`): a huge
-/// padding or length cannot push the arithmetic that trims by them out of range.
+/// which the second is the encoder delay, the third the padding and the fourth the original length in frames:
+/// delay + length + padding are the frames the packets hold. The tag is the file's word, so each field is
+/// clamped to the frames the packets hold (`decoded`): a huge padding or length cannot push the arithmetic that
+/// trims by them out of range.
 struct ITunesGaplessInfo {
     var delay: Int64
     var padding: Int64
     var length: Int64
-    /// Frames the decoder outputs, delay and padding included.
+    /// Frames the packets hold, delay and padding included.
     var decoded: Int64
 
     init?(_ text: String, decoded: Int64) {
@@ -287,6 +298,10 @@ struct ITunesGaplessInfo {
         padding = min(fields[2], self.decoded)
         length = min(fields[3], self.decoded)
     }
+
+    /// Whether the tag describes these packets: its three counts add up to theirs (a length of 0, which some
+    /// encoders write, leaves delay and padding to fit).
+    var addsUp: Bool { length == 0 ? delay + padding <= decoded : delay + padding + length == decoded }
 
     /// Frames to play after the delay: the stated length, or (length 0) what the padding leaves; within
     /// 0 ... decoded - delay.

@@ -145,6 +145,62 @@ import Testing
         #expect(FFmpegFixture.maxDifference(ours, Array(theirs[(2 * 1024)...]), count: min(ours.count, theirs.count - 2048)) <= FFmpegFixture.aacTolerance)
     }
 
+    /// iTunes, fdkaac and qaac write no edit list: the priming and padding are only in iTunSMPB, which they
+    /// write as a '----' freeform atom (com.apple.iTunes, iTunSMPB), here by AtomicParsley onto an M4A remuxed
+    /// from ADTS, whose packets all last 1024 frames as theirs do. FFmpeg removes the tag's priming itself
+    /// (mov.c turns it into skip-samples) and leaves the padding: `ffmpeg` decodes 1024 + 44100 + 956 - 1024
+    /// = 45056 frames. The reader trims the padding by the tag, and says nothing is missing: once it called
+    /// every such file cut short (the stream's duration, priming included, against the frames after it).
+    @Test func iTunSMPBInAFreeformAtomTrimsThePaddingFFmpegLeaves() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.itunesStyleM4A(directory, tag: " 00000000 00000400 000003BC 000000000000AC44")
+        let reader = try FFmpegFixture.open(path, .m4a)
+        defer { reader.close() }
+        #expect(reader.info.frameCount == 44100)
+        #expect(reader.info.encoderDelay == 1024)
+        #expect(reader.info.padding == 956)
+        let theirs = try ReferenceTool.ffmpegSamples(path)   // priming removed, padding kept
+        #expect(theirs.count == 2 * 45056)
+        let ours = try FFmpegFixture.decodeAll(reader)
+        #expect(ours.count == 2 * 44100)
+        #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= FFmpegFixture.aacTolerance)
+        // A seek lands on the frame the decode from the start has there: within 0.01 of it, as in
+        // seekIsSampleAccurate (a decode from a flushed AAC decoder is not bit for bit; one frame off would be up
+        // to 0.047 away).
+        try reader.seek(toFrame: 30000)
+        let tail = try FFmpegFixture.decodeAll(reader)
+        #expect(tail.count == 2 * 14100)
+        let worst = zip(tail, ours[(2 * 30000)...]).map { abs(Int64($0.raw) - Int64($1.raw)) }.max() ?? 0
+        #expect(worst <= Int64(Fixed824.unityRaw) / 100, "off by \(worst)")
+    }
+
+    /// A tag whose counts do not add up to the frames the packets hold (delay + length + padding = 46080
+    /// here) describes other audio: a re-encode or an edit that kept the old tag. Its length is not believed
+    /// (22050 here would cut the file in half); the file plays as `ffmpeg` plays it.
+    @Test func anITunSMPBThatDoesNotAddUpIsNotBelieved() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.itunesStyleM4A(directory, tag: " 00000000 00000400 000003BC 0000000000005622")
+        let reader = try FFmpegFixture.open(path, .m4a)
+        defer { reader.close() }
+        let theirs = try ReferenceTool.ffmpegSamples(path)
+        #expect(theirs.count == 2 * 45056)
+        #expect(reader.info.frameCount == 45056)
+        let ours = try FFmpegFixture.decodeAll(reader)
+        #expect(ours.count == theirs.count)
+        #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= FFmpegFixture.aacTolerance)
+    }
+
+    /// 44100 frames of `FFmpegFixture.source`'s two sines coded by ffmpeg's AAC encoder as ADTS, put in an M4A without an edit
+    /// list (-c copy from ADTS: every packet 1024 frames, as iTunes writes them), with iTunSMPB `tag` written by
+    /// AtomicParsley as iTunes does.
+    static func itunesStyleM4A(_ directory: TemporaryDirectory, tag: String) throws -> String {
+        let source = try FFmpegFixture.source(directory, noise: false)   // no PNS: a seek's decode matches bit for bit
+        let adts = try FFmpegFixture.encode(source, directory, "coded.aac", ["-c:a", "aac", "-b:a", "128k"])
+        let path = try FFmpegFixture.encode(adts, directory, "itunes.m4a", ["-c:a", "copy", "-use_editlist", "0"])
+        try ReferenceTool.run("AtomicParsley", [path, "--rDNSatom", tag, "name=iTunSMPB", "domain=com.apple.iTunes", "--overWrite"])
+        return path
+    }
+
     @Test func tagsAndEncoderComeFromTheMP4Atoms() throws {
         let directory = TemporaryDirectory()
         let source = try FFmpegFixture.source(directory)

@@ -10,19 +10,22 @@ import Testing
 @Suite struct FFmpegHostileInputTests {
     /// iTunSMPB (Apple's gapless tag: " flags delay padding length" in hexadecimal) with a padding of 2^63 - 1
     /// and length 0: before the clamp, `length` became about -2^63 and the padding sum trapped. Every field is now
-    /// clamped to the decoded frames, so the tag says "all of it is padding": nothing to play.
-    @Test func iTunSMPBWithAHugePaddingPlaysNothingAndDoesNotTrap() throws {
+    /// clamped to the frames the packets hold, so the tag would say "all of it is padding"; its counts do not add
+    /// up to the packets' (delay + padding > all of them), so it is not believed and the file plays whole.
+    @Test func iTunSMPBWithAHugePaddingIsNotBelievedAndDoesNotTrap() throws {
         let decodedCount: Int64 = 1024 + 44100 + 956   // the decoded count of the 1 s M4A of iTunSMPBTrimsWhenThereIsNoEditList
         let hostile = try #require(ITunesGaplessInfo(" 00000000 00000400 7FFFFFFFFFFFFFFF 0000000000000000", decoded: decodedCount))
         #expect(hostile.delay == 1024)          // 0x400
         #expect(hostile.padding == decodedCount)     // clamped from 2^63 - 1
         #expect(hostile.playable == 0)
+        #expect(!hostile.addsUp)
         let huge = try #require(ITunesGaplessInfo(" 00000000 7FFFFFFFFFFFFFFF 00000000 7FFFFFFFFFFFFFFF", decoded: decodedCount))
         #expect(huge.delay == decodedCount)
         #expect(huge.playable == 0)
         // The sane tag of that test still trims to its stated length 0xAC44 = 44100.
         let sane = try #require(ITunesGaplessInfo(" 00000000 00000400 000003BC 000000000000AC44", decoded: decodedCount))
         #expect(sane.playable == 44100)
+        #expect(sane.addsUp)
 
         // End to end: ffmpeg writes the hostile tag into an M4A without an edit list.
         let directory = TemporaryDirectory()
@@ -32,10 +35,16 @@ import Testing
             "-metadata", "iTunSMPB= 00000000 00000400 7FFFFFFFFFFFFFFF 0000000000000000"])
         let reader = try FFmpegFixture.open(path, .m4a)
         defer { reader.close() }
-        #expect(reader.info.frameCount == 0)
-        #expect(reader.info.encoderDelay == 1024)
+        // The stream's own length: its packets' durations, 1024 + 44100 (ffmpeg's muxer shortens the last), the
+        // priming included, as no edit list and no believed tag removes it.
+        let durations = try ReferenceTool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=duration",
+                                                          "-of", "csv=p=0", path])
+        let stated = String(decoding: durations, as: UTF8.self).split(separator: "\n").compactMap { Int64($0) }.reduce(0, +)
+        #expect(stated == 45124)
+        #expect(reader.info.frameCount == stated)
+        #expect(reader.info.encoderDelay == 0)
         let decoded = try FFmpegFixture.decodeAll(reader)
-        #expect(decoded.isEmpty)
+        #expect(decoded.count == 2 * Int(stated))
     }
 
     /// Time-base scaling in 128 bits: closed-form values, and a hostile 64-bit timestamp clamped, not trapped.
