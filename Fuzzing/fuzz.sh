@@ -91,6 +91,11 @@ make_seeds() {
     ffmpeg -v error -y -i "$tmp/tone.wav" -c:a aac -b:a 64k "$seeds/aac/ffmpeg.aac"
     ffmpeg -v error -y -i "$tmp/tone.wav" -c:a alac "$seeds/alac/ffmpeg-alac.m4a"
     ffmpeg -v error -y -i "$tmp/tone.wav" -c:a aac -b:a 64k "$seeds/alac/ffmpeg-aac.m4a"
+    # As iTunes, fdkaac and qaac lay AAC out: no edit list, the gapless counts in an iTunSMPB '----' atom
+    # (AtomicParsley writes it; 1024 + 2205 + 867 = the 4 packets' 4096 frames).
+    ffmpeg -v error -y -i "$seeds/aac/ffmpeg.aac" -c:a copy -use_editlist 0 "$seeds/alac/itunes-aac.m4a"
+    AtomicParsley "$seeds/alac/itunes-aac.m4a" --rDNSatom " 00000000 00000400 00000363 000000000000089D" \
+        name=iTunSMPB domain=com.apple.iTunes --overWrite >/dev/null
     # The stream target reads a first byte (hint and chunk count) and chunk sizes before the stream.
     local file n=0
     for file in "$seeds"/{wav,rf64,aiff,caf,flac,mp3,opus,aac,alac}/*; do
