@@ -24,7 +24,8 @@ final class FFmpegFileReader: CompressedFileReader {
     /// Frames per tick of the stream's time base: timestamps become frame positions through it.
     private let clock: FFmpegClock
     /// The stream position, in frames of its timestamps, of the file's frame 0: after the priming FFmpeg
-    /// skips (an edit list's, or an iTunSMPB atom's) and the priming removed here (an iTunSMPB key's).
+    /// skips (an edit list's, or an iTunSMPB atom's; measured by decoding at open) and the priming removed
+    /// here (an iTunSMPB key's).
     private let zero: Int64
     /// Where the audio starts (the first packet's timestamp), for rewinding.
     private let firstTimestamp: Int64
@@ -119,7 +120,17 @@ final class FFmpegFileReader: CompressedFileReader {
             frames = FFmpegClock.add(clock.frames(span.overflow ? Int64.max : span.partialValue), lastFrames)
             coded = frames
         }
-        let decoded = frames - scan.skipped
+        // Where the audio starts: the first frame FFmpeg's decoder outputs after a seek to the first packet, as
+        // every read from the start begins. What comes before it (whole packets discarded, and skip-samples
+        // that libavcodec carries across packets) is the priming FFmpeg removes.
+        let first = clock.frames(firstTimestamp)
+        var origin = first
+        if let packet = scan.firstTimestamp, let start = session.firstFrameTimestamp(from: packet, stream: index, parameters: parameters,
+                                                                                               timeBase: stream.pointee.time_base) {
+            origin = clock.frames(start)
+        }
+        let skipped = max(0, FFmpegClock.add(origin, -first))
+        let decoded = frames - skipped - scan.trailing
         var delay: Int64 = 0
         var length = decoded
         // MP4: FFmpeg's stream duration is the edit list's, in milliseconds as ffmpeg writes it; the media
@@ -127,29 +138,27 @@ final class FFmpegFileReader: CompressedFileReader {
         let stated = stream.pointee.duration > 0 && type == .m4a ? clock.frames(stream.pointee.duration) : nil
         if let stated, stated < length { length = stated }
         if type == .m4a, let media = MP4MediaDuration.frames(input, sampleRate: sampleRate) {
-            let exact = media - scan.skipped
-            if exact > length, exact - length <= Int64(sampleRate / 1000 + 1), exact <= coded - scan.skipped { length = exact }
+            let exact = media - skipped
+            if exact > length, exact - length <= Int64(sampleRate / 1000 + 1), exact <= coded - skipped { length = exact }
         }
         // Apple's iTunSMPB: FFmpeg removes its priming itself when it is a '----' atom, as iTunes writes it (mov.c's
         // start_pad), but not when it is an 'mdta' key; the padding it leaves either way. The tag is believed only
         // where its counts add up to the frames the packets hold, as the tag defines them: a tag left on other
         // audio (a re-encode, an edit) would cut that audio short.
         if let smpb, let tag = ITunesGaplessInfo(smpb, decoded: coded), tag.addsUp,
-           scan.skipped == 0 || scan.skipped == tag.delay {
-            delay = tag.delay - scan.skipped
+           skipped == 0 || skipped == tag.delay {
+            delay = tag.delay - skipped
             length = min(length, tag.playable)
             encoder = encoder ?? "iTunes"
         }
         if scan.damage != nil { length = min(length, decoded - delay) }   // play up to the damage, then say so
-        // Timestamp 0 is the audio's first frame with an edit list (the priming's packets come before it) and the
-        // first packet without one; either way the packets' timestamps run on from the first.
-        let origin = FFmpegClock.add(clock.frames(firstTimestamp), scan.skipped)
         zero = FFmpegClock.add(origin, delay)
         var foundDamage = scan.damage.map { AudioFileError($0.kind, $0.message, offset: $0.offset, path: input.path) }
-        // The packets found must reach the end the index promises; its duration counts from timestamp 0.
-        let reached = FFmpegClock.add(clock.frames(firstTimestamp), coded)
-        if foundDamage == nil, let stated, reached < stated {
-            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(reached) of the \(stated) the index promises (the file is cut short)",
+        // The packets found must cover what the index promises. Its duration counts the priming or not (an edit
+        // list's excludes it; without one, or in a fragmented file, it is the packets' own), so it is held against
+        // all the packets hold: a file cut short lacks far more than a priming's worth.
+        if foundDamage == nil, let stated, coded < stated {
+            foundDamage = AudioFileError(.truncated, "the audio stops at frame \(coded) of the \(stated) the index promises (the file is cut short)",
                                           offset: input.length, path: input.path)
         }
         damage = foundDamage
@@ -162,7 +171,7 @@ final class FFmpegFileReader: CompressedFileReader {
         var bitRate = Int(parameters.pointee.bit_rate)
         if bitRate <= 0, length > 0 { bitRate = Int(FFmpegClock.scale(input.length * 8, Int64(sampleRate), length)) }
         info = CompressedFileInfo(fileType: type, format: format, frameCount: max(0, length),
-                                  encoderDelay: Int(scan.skipped + delay), padding: Int(max(0, coded - scan.skipped - delay - length)),
+                                  encoderDelay: Int(skipped + delay), padding: Int(max(0, coded - skipped - delay - length)),
                                   bitRate: bitRate > 0 ? bitRate : nil, encoder: encoder, metadata: metadata)
         // No packet at all (a fragmented M4A cut before its first fragment: issue 16): nothing to seek in, and
         // FFmpeg refuses to (EPERM); the file opens as empty.
@@ -181,7 +190,12 @@ final class FFmpegFileReader: CompressedFileReader {
     private func rewind(toFrame frame: Int64) throws {
         guard let context = session.format, let decoder = session.decoder else { throw AudioFileError.misuse("the file is closed") }
         let api = session.api
-        let target = max(firstTimestamp, clock.timestamp(FFmpegClock.add(zero, frame - preroll)))
+        // The packet at or before the frame: a timestamp rounded up past it (a time base coarser than a frame)
+        // would land a packet late.
+        let position = FFmpegClock.add(zero, frame - preroll)
+        var target = clock.timestamp(position)
+        if clock.frames(target) > position { target -= 1 }
+        target = max(firstTimestamp, target)
         let status = api.avformat_seek_file(context, streamIndex, Int64.min, target, target, 0)
         guard status >= 0 else {
             throw input.failure ?? AudioFileError(.io, "FFmpeg cannot seek to frame \(frame): \(session.library.message(status))", path: input.path)

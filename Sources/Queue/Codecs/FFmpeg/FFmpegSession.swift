@@ -81,8 +81,12 @@ final class FFmpegSession {
         var durationsMissing = false
         var lastTimestamp: Int64?
         var lastFrames: Int64 = 0
-        /// Frames the decoder will drop: skip-samples side data (priming, trailing discard) and discarded packets.
-        var skipped: Int64 = 0
+        /// Frames the decoder drops at the end: skip-samples side data's trailing discard, and packets flagged
+        /// discard after the first it keeps (past an edit list's end). What it skips at the start is measured by
+        /// decoding (`firstFrameTimestamp`): libavcodec carries a skip longer than a packet over to the next.
+        var trailing: Int64 = 0
+        /// Whether a packet the decoder keeps has been seen (discarded packets before it are priming).
+        var kept = false
         var firstTimestamp: Int64?
         /// Where reading stopped early (a cut or corrupt packet), if it did.
         var damage: AudioFileError?
@@ -122,19 +126,50 @@ final class FFmpegSession {
             if pts != FFmpegLibrary.noTimestamp { result.lastTimestamp = pts }
             result.lastFrames = frames
             if packet.pointee.flags & AV_PKT_FLAG_DISCARD != 0 {
-                result.skipped = FFmpegClock.add(result.skipped, frames)
+                if result.kept { result.trailing = FFmpegClock.add(result.trailing, frames) }
                 continue
             }
+            result.kept = true
             var size = 0
             if let side = api.av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
                 // libavcodec's layout: le32 samples to skip at the start, le32 samples to discard at the end.
-                let raw = UnsafeRawPointer(side)
-                let start = Int64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
-                let end = Int64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-                result.skipped = FFmpegClock.add(result.skipped, min(frames, start + end))
+                let end = Int64(UInt32(littleEndian: UnsafeRawPointer(side).loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+                result.trailing = FFmpegClock.add(result.trailing, min(frames, end))
             }
         }
         return result
+    }
+
+    /// The timestamp of the first frame with audio a decoder outputs after a seek to `timestamp`: where the
+    /// audio starts once FFmpeg has skipped what it skips (an edit list's priming, or iTunSMPB's, which its
+    /// mov demuxer applies to AAC at the start and to any codec after a seek), the skip already added to the
+    /// timestamp by libavcodec. nil when nothing decodes within `packetLimit` packets. Decodes with a decoder of
+    /// its own for `parameters`, freed before it returns: this session's decoder stays fresh (AAC's noise
+    /// substitution draws from a generator a flush does not reset, so a decoder that had decoded here would
+    /// not match a fresh one bit for bit). Leaves the demuxer to be rewound.
+    func firstFrameTimestamp(from timestamp: Int64, stream: Int32, parameters: UnsafePointer<AVCodecParameters>,
+                             timeBase: AVRational, packetLimit: Int = 64) -> Int64? {
+        guard let format, let packet, let frame, let codec = api.avcodec_find_decoder(parameters.pointee.codec_id) else { return nil }
+        var scratch = api.avcodec_alloc_context3(codec)
+        defer { api.avcodec_free_context(&scratch) }
+        guard let decoder = scratch, api.avcodec_parameters_to_context(decoder, parameters) >= 0 else { return nil }
+        decoder.pointee.pkt_timebase = timeBase
+        guard api.avcodec_open2(decoder, codec, nil) >= 0,
+              api.avformat_seek_file(format, stream, Int64.min, timestamp, timestamp, 0) >= 0 else { return nil }
+        var sent = 0
+        while sent < packetLimit {
+            while api.avcodec_receive_frame(decoder, frame) == 0 {
+                if frame.pointee.nb_samples > 0 {
+                    return frame.pointee.pts == FFmpegLibrary.noTimestamp ? nil : frame.pointee.pts
+                }
+            }
+            guard api.av_read_frame(format, packet) >= 0 else { return nil }
+            defer { api.av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream else { continue }
+            guard api.avcodec_send_packet(decoder, packet) >= 0 else { return nil }
+            sent += 1
+        }
+        return nil
     }
 
     /// Frames the packet at `timestamp` of `stream` decodes to (the last packet of a CAF, whose real length

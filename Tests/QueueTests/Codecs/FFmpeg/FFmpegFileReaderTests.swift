@@ -147,31 +147,118 @@ import Testing
 
     /// iTunes, fdkaac and qaac write no edit list: the priming and padding are only in iTunSMPB, which they
     /// write as a '----' freeform atom (com.apple.iTunes, iTunSMPB), here by AtomicParsley onto an M4A remuxed
-    /// from ADTS, whose packets all last 1024 frames as theirs do. FFmpeg removes the tag's priming itself
-    /// (mov.c turns it into skip-samples) and leaves the padding: `ffmpeg` decodes 1024 + 44100 + 956 - 1024
-    /// = 45056 frames. The reader trims the padding by the tag, and says nothing is missing: once it called
-    /// every such file cut short (the stream's duration, priming included, against the frames after it).
-    @Test func iTunSMPBInAFreeformAtomTrimsThePaddingFFmpegLeaves() throws {
+    /// from ADTS, whose 45 packets of 1024 frames (46080) are laid out as theirs are. FFmpeg removes the tag's
+    /// priming itself (mov.c turns it into skip-samples, which libavcodec carries across packets when it is
+    /// longer than one) and leaves the padding: `ffmpeg` decodes 46080 - delay frames. The reader trims the
+    /// padding by the tag and says nothing is missing: once it called every such file cut short (the stream's
+    /// duration, priming included, against the frames after it), and it counted no more than one packet of
+    /// priming. Delays: 1024 (ffmpeg's own encoder) and 2112 (0x840, Apple's and qaac's, two packets and 64).
+    @Test(arguments: [(delay: 1024, padding: 956), (delay: 2112, padding: 956)])
+    func iTunSMPBInAFreeformAtomTrimsThePaddingFFmpegLeaves(delay: Int, padding: Int) throws {
         let directory = TemporaryDirectory()
-        let path = try Self.itunesStyleM4A(directory, tag: " 00000000 00000400 000003BC 000000000000AC44")
+        let length = 46080 - delay - padding
+        let tag = " 00000000 " + [delay, padding].map { hex($0, 8) }.joined(separator: " ") + " " + hex(length, 16)
+        let path = try Self.itunesStyleM4A(directory, tag: tag)
         let reader = try FFmpegFixture.open(path, .m4a)
         defer { reader.close() }
-        #expect(reader.info.frameCount == 44100)
-        #expect(reader.info.encoderDelay == 1024)
-        #expect(reader.info.padding == 956)
+        #expect(reader.info.frameCount == Int64(length))
+        #expect(reader.info.encoderDelay == delay)
+        #expect(reader.info.padding == padding)
         let theirs = try ReferenceTool.ffmpegSamples(path)   // priming removed, padding kept
-        #expect(theirs.count == 2 * 45056)
+        #expect(theirs.count == 2 * (46080 - delay))
         let ours = try FFmpegFixture.decodeAll(reader)
-        #expect(ours.count == 2 * 44100)
+        #expect(ours.count == 2 * length)
         #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= FFmpegFixture.aacTolerance)
         // A seek lands on the frame the decode from the start has there: within 0.01 of it, as in
         // seekIsSampleAccurate (a decode from a flushed AAC decoder is not bit for bit; one frame off would be up
         // to 0.047 away).
         try reader.seek(toFrame: 30000)
         let tail = try FFmpegFixture.decodeAll(reader)
-        #expect(tail.count == 2 * 14100)
+        #expect(tail.count == 2 * (length - 30000))
         let worst = zip(tail, ours[(2 * 30000)...]).map { abs(Int64($0.raw) - Int64($1.raw)) }.max() ?? 0
         #expect(worst <= Int64(Fixed824.unityRaw) / 100, "off by \(worst)")
+    }
+
+    private func hex(_ value: Int, _ digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// Apple's encoders and qaac prime AAC with 2112 frames, more than a packet, and say so in the edit list
+    /// (media_time, ISO/IEC 14496-12 8.6.6). FFmpeg discards the first two packets whole and skips 64 frames of
+    /// the third (libavcodec carries the skip over), so its first frame starts at timestamp 0. Here an ffmpeg M4A
+    /// with its edit list's media_time set from 1024 to 2112 and its duration from 1000 to 990 ms (so the edit
+    /// stays inside the 46080 - 2112 frames coded after it, as an encoder's own edit does): the reader plays the
+    /// edit's 990 ms = 43659 frames, the same as `ffmpeg` plays from the same frame, and says nothing is missing.
+    @Test func anEditListStartingPastTwoPacketsPlaysFromItsStart() throws {
+        let directory = TemporaryDirectory()
+        let source = try FFmpegFixture.source(directory, noise: false)
+        let path = try FFmpegFixture.encode(source, directory, "apple-priming.m4a", ["-c:a", "aac", "-b:a", "128k"])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let elst = try #require(bytes.range(of: Data("elst".utf8))).lowerBound
+        // After the type: version 0 and flags (4 bytes), entry_count (4), segment_duration (4), media_time (4).
+        #expect(bytes[elst + 4] == 0)
+        #expect(bytes[(elst + 12)..<(elst + 16)].elementsEqual([0, 0, 0x03, 0xE8]))   // 1000 ms (mvhd's 1/1000 s)
+        #expect(bytes[(elst + 16)..<(elst + 20)].elementsEqual([0, 0, 0x04, 0x00]))   // ffmpeg's 1024
+        bytes.replaceSubrange((elst + 12)..<(elst + 20), with: [0, 0, 0x03, 0xDE, 0, 0, 0x08, 0x40])
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let reader = try FFmpegFixture.open(path, .m4a)
+        defer { reader.close() }
+        let theirs = try ReferenceTool.ffmpegSamples(path)
+        #expect(reader.info.encoderDelay == 2112)
+        #expect(reader.info.frameCount == 43659)
+        let ours = try FFmpegFixture.decodeAll(reader)
+        #expect(ours.count == 2 * 43659)
+        #expect(theirs.count >= ours.count)
+        #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= FFmpegFixture.aacTolerance)
+    }
+
+    /// A fragmented M4A with an edit list (ffmpeg -movflags frag_keyframe+delay_moov): FFmpeg places its first
+    /// packet at the edit's -1024 but skips nothing, and the stream's duration counts from that packet. It plays
+    /// to the end with no "cut short": the check once held that duration against timestamp 0.
+    @Test func aFragmentedM4AWithAnEditListPlaysToItsEnd() throws {
+        let directory = TemporaryDirectory()
+        let source = try FFmpegFixture.source(directory, noise: false)
+        let path = try FFmpegFixture.encode(source, directory, "fragmented.m4a",
+                                            ["-c:a", "aac", "-b:a", "128k", "-movflags", "frag_keyframe+delay_moov"])
+        let reader = try FFmpegFixture.open(path, .m4a)
+        defer { reader.close() }
+        // The stream's duration as ffprobe reports it (its time base is 1/44100 s).
+        let probed = try ReferenceTool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts",
+                                                       "-of", "csv=p=0", path])
+        let stated = try #require(Int64(String(decoding: probed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(reader.info.frameCount == stated)
+        let ours = try FFmpegFixture.decodeAll(reader)
+        let theirs = try ReferenceTool.ffmpegSamples(path)   // every packet: FFmpeg skips nothing here
+        #expect(ours.count == 2 * Int(stated))
+        #expect(FFmpegFixture.maxDifference(ours, theirs, count: min(ours.count, theirs.count)) <= FFmpegFixture.aacTolerance)
+    }
+
+    /// FFmpeg's mov demuxer applies an iTunSMPB atom's priming to Apple Lossless only after a seek (to AAC also
+    /// when it opens the file), so `ffmpeg` plays such a file from frame 0 while a reader that seeks starts 256
+    /// frames in. The reader measures where the audio starts after a seek, as every read starts, whether it
+    /// believes the tag (delay 256, length 0: unknown) or not (counts that do not add up, so FFmpeg's own skip is
+    /// all there is): its length, its read from the start and every seek agree, bit for bit, with FFmpeg's frames
+    /// from 256 on. (Before, a tag not believed left the reader counting from 0 while FFmpeg started at 256.)
+    @Test(arguments: [" 00000000 00000100 00000000 0000000000000000", " 00000000 00000100 00000010 0000000000001000"])
+    func appleLosslessWithAnITunSMPBAtomSeeksConsistently(tag: String) throws {
+        let directory = TemporaryDirectory()
+        let source = try FFmpegFixture.source(directory)
+        let path = try FFmpegFixture.encode(source, directory, "alac.m4a", ["-c:a", "alac"])
+        try ReferenceTool.run("AtomicParsley", [path, "--rDNSatom", tag, "name=iTunSMPB", "domain=com.apple.iTunes", "--overWrite"])
+        let reader = try FFmpegFixture.open(path, .m4a)
+        defer { reader.close() }
+        let theirs = try ReferenceTool.ffmpegSamples(path)
+        #expect(theirs.count == 2 * 44100)
+        #expect(reader.info.frameCount == 44100 - 256)
+        let all = try FFmpegFixture.decodeAll(reader)
+        #expect(all.count == 2 * (44100 - 256))
+        #expect(ReferenceTool.firstDifference(all.map { Int32($0.raw) << 7 }, Array(theirs[(2 * 256)...])) == nil)
+        for target in [0, 1, 1000, 4095, 4096, 20000, 44100 - 256 - 300] {
+            try reader.seek(toFrame: Int64(target))
+            let got = try FFmpegFixture.read(reader, frames: 300)
+            #expect(ReferenceTool.firstDifference(got, Array(all[(2 * target)..<min(all.count, 2 * (target + 300))])) == nil, "seek to \(target)")
+        }
     }
 
     /// A tag whose counts do not add up to the frames the packets hold (delay + length + padding = 46080
