@@ -36,7 +36,7 @@ enum ContainerFuzz {
             // carry state from packet to packet may start a seek from another state, so only their lengths are
             // held to account (by AudioFile).
             if decodesPacketsAlone(file.dataFormat.formatID) {
-                let common = min(fromStart.filled, afterSeek.filled)
+                let common = min(fromStart.filled, afterSeek.filled) * fromStart.channels
                 precondition(fromStart.samples.prefix(common) == afterSeek.samples.prefix(common),
                              "a seek to frame \(middle) of \(file.frameCount) did not land on the frames the read from the start had there")
             }
