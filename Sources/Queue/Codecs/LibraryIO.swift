@@ -7,26 +7,57 @@ final class LibraryInput {
     private(set) var position: Int64 = 0
     /// The first error a callback met (the library only sees "failed"); readers rethrow it.
     var failure: AudioFileError?
+    /// The file's bytes from `aheadStart`, `aheadCount` of them: libraries ask for a few bytes at a time
+    /// (libmpg123 one byte per step while it looks for a frame header, then four for the header and the rest
+    /// of the frame), and a system call each cost more than the decoding (the mp3 and opus fuzz targets spent
+    /// 44 % of their time in the kernel, 190 preads an input).
+    private let ahead: UnsafeMutableRawBufferPointer
+    private var aheadStart: Int64 = 0
+    private var aheadCount = 0
+    /// Bytes read ahead at a time; a read at least this large goes straight to the caller's buffer.
+    static let readAheadBytes = 16 * 1024
 
     /// `length`: read the file as if it ended there (repair asks a library about the part it would keep).
     init(_ file: FileDescriptor, length: Int64? = nil) throws {
         self.file = file
         let whole = try file.length
         self.length = min(length ?? whole, whole)
+        ahead = .allocate(byteCount: Self.readAheadBytes, alignment: 16)
     }
+
+    deinit { ahead.deallocate() }
 
     var path: String { file.path }
     var isAtEnd: Bool { position >= length }
 
-    /// Reads up to `count` bytes at the position and advances past them; 0 at the end, -1 on an error (kept
-    /// in `failure`).
+    /// Reads up to `count` bytes at the position and advances past them (all of them unless the file ends
+    /// first); 0 at the end, -1 on an error (kept in `failure`).
     func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         guard count > 0, position < length else { return 0 }
+        let wanted = Int(min(Int64(count), length - position))
+        var done = 0
         do {
-            let n = try file.read(into: buffer, count: Int(min(Int64(count), length - position)), at: position)
-            position += Int64(n)
-            return n
+            while done < wanted {
+                let offset = position - aheadStart
+                if offset >= 0 && offset < Int64(aheadCount) {
+                    let n = min(wanted - done, aheadCount - Int(offset))
+                    (buffer + done).copyMemory(from: ahead.baseAddress! + Int(offset), byteCount: n)
+                    done += n
+                    position += Int64(n)
+                } else if wanted - done >= Self.readAheadBytes {
+                    let n = try file.read(into: buffer + done, count: wanted - done, at: position)
+                    done += n
+                    position += Int64(n)
+                    break
+                } else {
+                    aheadStart = position
+                    aheadCount = try file.read(into: ahead.baseAddress!, count: Int(min(Int64(ahead.count), length - position)), at: position)
+                    if aheadCount == 0 { break }   // the file is shorter than it was at open
+                }
+            }
+            return done
         } catch {
+            aheadCount = 0
             failure = failure ?? (error as? AudioFileError) ?? AudioFileError(.io, "\(error)", path: path)
             return -1
         }
