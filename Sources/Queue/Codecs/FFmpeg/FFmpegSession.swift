@@ -149,12 +149,15 @@ final class FFmpegSession {
     /// not match a fresh one bit for bit). Leaves the demuxer to be rewound.
     func firstFrameTimestamp(from timestamp: Int64, stream: Int32, parameters: UnsafePointer<AVCodecParameters>,
                              timeBase: AVRational, packetLimit: Int = 64) -> Int64? {
-        guard let format, let packet, let frame, let codec = api.avcodec_find_decoder(parameters.pointee.codec_id) else { return nil }
-        var scratch = api.avcodec_alloc_context3(codec)
-        defer { api.avcodec_free_context(&scratch) }
-        guard let decoder = scratch, api.avcodec_parameters_to_context(decoder, parameters) >= 0 else { return nil }
-        decoder.pointee.pkt_timebase = timeBase
-        guard api.avcodec_open2(decoder, codec, nil) >= 0,
+        guard let format, let packet, let frame else { return nil }
+        // The scratch decoder is opened as this session's own is (openDecoder makes it `decoder`), then freed,
+        // and the session's put back.
+        let kept = decoder
+        defer {
+            if decoder != kept { api.avcodec_free_context(&decoder) }   // openDecoder may fail before making one
+            decoder = kept
+        }
+        guard let decoder = try? openDecoder(parameters: parameters, timeBase: timeBase, path: nil),
               api.avformat_seek_file(format, stream, Int64.min, timestamp, timestamp, 0) >= 0 else { return nil }
         var sent = 0
         while sent < packetLimit {
