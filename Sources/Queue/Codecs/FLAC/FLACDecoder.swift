@@ -25,6 +25,9 @@ final class FLACDecoder {
     var frames = 0
     var consumed = 0
     private(set) var firstSample: UInt64 = 0
+    /// The sample number in the header of the first frame libFLAC read (its CRC-16 good or not): where the
+    /// file's audio starts on the stream's own timeline, the one seeks and seek tables use.
+    private(set) var firstFrameSample: UInt64?
     /// Decoded frames since open (for error messages naming the frame).
     private(set) var frameIndex = 0
     /// Only count samples (the open-time pass over a file whose STREAMINFO has no total).
@@ -184,6 +187,7 @@ final class FLACDecoder {
         // sample number, so decoded frames carry their first sample.
         let start = header.number.sample_number
         frameIndex += 1
+        if firstFrameSample == nil { firstFrameSample = start }
         if pendingCRCMismatch {
             // libFLAC hands over silence for a frame whose CRC-16 failed: dropped, the error says where.
             pendingCRCMismatch = false
@@ -254,11 +258,17 @@ final class FLACDecoder {
             pendingCRCMismatch = true
             return
         }
+        // libFLAC 1.5 (Debian trixie, the board) added two statuses that 1.4's header (the bookworm host) lacks,
+        // so they are matched by value (FLAC/stream_decoder.h of 1.5: OUT_OF_BOUNDS = 5, MISSING_FRAME = 6).
+        // A missing frame is not damage to stop for: libFLAC fills the gap between the two frames around it with
+        // constant (silent) subframes, as 1.4 already did without a word, so the timeline stays whole.
+        if status.rawValue == 6 { return }
         let what = switch status {
         case FLAC__STREAM_DECODER_ERROR_STATUS_LOST_SYNC: "bytes that are not a FLAC frame (lost sync)"
         case FLAC__STREAM_DECODER_ERROR_STATUS_BAD_HEADER: "a corrupt FLAC frame header"
         case FLAC__STREAM_DECODER_ERROR_STATUS_UNPARSEABLE_STREAM: "FLAC data libFLAC cannot parse (a reserved coding)"
-        default: "a corrupt FLAC metadata block"
+        case FLAC__STREAM_DECODER_ERROR_STATUS_BAD_METADATA: "a corrupt FLAC metadata block"
+        default: status.rawValue == 5 ? "a FLAC frame whose samples exceed its bit depth" : "FLAC damage libFLAC calls status \(status.rawValue)"
         }
         damage = damage ?? AudioFileError(.malformed, "\(what) after frame \(frameIndex)", offset: lastGoodEnd)
     }

@@ -4,7 +4,11 @@ import Codec8_24
 /// A native or Ogg FLAC file decoded by libFLAC (RFC 9639), bit-exact, behind `AudioFile`.
 ///
 /// Length is STREAMINFO's total samples; a file whose STREAMINFO says 0 (unknown: a stream captured to disk,
-/// a recording never finished) is decoded once at open to count them. Damage: a file cut short gives every
+/// a recording never finished) is decoded once at open to count them. Frame 0 of the file is the first frame
+/// in it: a stream recorded from the middle, or one whose first frames were lost, starts with a frame whose
+/// header says a later sample, and its samples are numbered from there (STREAMINFO's total, like the headers,
+/// counts from sample 0 of the whole stream); frames missing further on are silence, as libFLAC makes them,
+/// so a seek lands where the read from the start has the same frame. Damage: a file cut short gives every
 /// whole frame before the cut, then `.truncated` naming the frame in progress. A corrupt frame (CRC-16
 /// mismatch, lost sync, bad header) gives `.malformed` once, at the byte where the good frames end; its audio
 /// is dropped (libFLAC would hand over silence) and the next `read` carries on from the next good frame, so a
@@ -17,8 +21,10 @@ final class FLACFileReader: CompressedFileReader {
     private var position: Int64 = 0
     private var atEnd = false
     private var truncationReported = false
-    /// Where to seek before the next read (after a frame whose CRC failed).
+    /// Where to seek before the next read (after a frame whose CRC failed), on the stream's timeline.
     private var resumeSample: UInt64?
+    /// The stream sample the file's first frame starts at (its header's number): frame 0 of the file.
+    private let origin: UInt64
 
     init(_ input: LibraryInput, ogg: Bool) throws {
         self.input = input
@@ -35,7 +41,12 @@ final class FLACFileReader: CompressedFileReader {
         }
         let audioStart = ogg ? 0 : (decoder.lastGoodEnd ?? 0)
         var total = Int64(stream.totalSamples)
-        if total == 0 {
+        if total > 0 {
+            // The first frame, to learn where the audio starts; it stays decoded for the first read (and damage
+            // met on the way stays for it to report).
+            while decoder.firstFrameSample == nil, decoder.state != FLAC__STREAM_DECODER_END_OF_STREAM, decoder.processSingle() {}
+            if let failure = input.failure { throw failure }
+        } else {
             // Unknown length: decode once to count (a long file costs a decode at open; seeking needs the count).
             decoder.countingOnly = true
             while decoder.state != FLAC__STREAM_DECODER_END_OF_STREAM && decoder.processSingle() {}
@@ -46,6 +57,12 @@ final class FLACFileReader: CompressedFileReader {
                 throw AudioFileError(.malformed, "cannot return to the first frame after counting: \(decoder.stateText)", path: input.path)
             }
         }
+        origin = decoder.firstFrameSample ?? 0
+        guard origin == 0 || UInt64(total) > origin else {
+            throw AudioFileError(.malformed, "STREAMINFO says the stream has \(total) samples, but the first FLAC frame starts at sample \(origin)",
+                                 offset: audioStart, path: input.path)
+        }
+        total -= Int64(origin)
         let metadata = VorbisComment.metadata(decoder.comments)
         let seconds = Double(total) / Double(stream.sampleRate)
         let bitRate = seconds > 0 ? Int((Double(input.length - audioStart) * 8 / seconds).rounded()) : nil
@@ -68,11 +85,12 @@ final class FLACFileReader: CompressedFileReader {
         atEnd = frame == info.frameCount
         truncationReported = false
         guard !atEnd, let pointer = decoder.decoder else { return }
-        if FLAC__stream_decoder_seek_absolute(pointer, UInt64(frame)) != 0 {
+        let target = origin + UInt64(frame)
+        if FLAC__stream_decoder_seek_absolute(pointer, target) != 0 {
             if let damage = decoder.damage { throw taking(damage) }
             // libFLAC's seek passes over a frame whose CRC fails without a word and lands after it (handing
             // over silence): the frame sought into is corrupt. Said now; the next read goes on after it.
-            guard decoder.frames > 0, decoder.firstSample == UInt64(frame) else {
+            guard decoder.frames > 0, decoder.firstSample == target else {
                 resumeSample = decoder.frames > 0 ? decoder.firstSample : nil
                 decoder.frames = 0
                 throw AudioFileError(.malformed, "cannot seek to frame \(frame): the FLAC frame holding it is corrupt", path: input.path)
@@ -93,12 +111,12 @@ final class FLACFileReader: CompressedFileReader {
                 // Damage at or before the target: said now. When the corrupt frame held the target, the next
                 // read goes on after it; otherwise it goes on from where libFLAC resynchronised.
                 let error = taking(damage)
-                if let resume = resumeSample, resume <= UInt64(frame) { resumeSample = nil }
+                if let resume = resumeSample, resume <= target { resumeSample = nil }
                 throw AudioFileError(.malformed, "cannot seek to frame \(frame): \(error.message)", offset: error.offset, path: input.path)
             }
-            let end = Int64(decoder.firstSample) + Int64(decoder.frames)
-            if decoder.frames > 0 && end > frame {
-                decoder.consumed = Int(max(0, frame - Int64(decoder.firstSample)))
+            let end = decoder.firstSample + UInt64(decoder.frames)
+            if decoder.frames > 0 && end > target {
+                decoder.consumed = Int(target - min(target, decoder.firstSample))
                 return
             }
             decoder.frames = 0
@@ -119,14 +137,30 @@ final class FLACFileReader: CompressedFileReader {
             }
             if let sample = resumeSample {
                 resumeSample = nil
-                try seek(toFrame: min(Int64(sample), info.frameCount))
+                try seek(toFrame: min(Int64(sample - min(sample, origin)), info.frameCount))
             }
             if decoder.consumed < decoder.frames, let samples = decoder.samples {
+                let at = Int64(decoder.firstSample) - Int64(origin) + Int64(decoder.consumed)
+                if at > position {
+                    // Frames missing before this one. libFLAC fills such a gap with silence (FLAC/stream_decoder.h
+                    // of 1.5, MISSING_FRAME; 1.4 too, unannounced) in the same call that decodes the frame after
+                    // it, so the decoder's one-frame buffer keeps only that frame: the silence is made here.
+                    let n = Int(min(at - position, Int64(wanted - done)))
+                    (output + done * channels).update(repeating: .zero, count: n * channels)
+                    done += n
+                    position += Int64(n)
+                    if position == at {
+                        // libFLAC 1.4 hands over the frame after the gap as silence too (1.5 decodes it); a seek
+                        // decodes it again, whole, as a seek to it from anywhere else would.
+                        do { try seek(toFrame: position) } catch { decoder.damage = error as? AudioFileError }
+                    }
+                    continue
+                }
                 let n = min(decoder.frames - decoder.consumed, wanted - done)
                 (output + done * channels).update(from: samples + decoder.consumed * channels, count: n * channels)
                 decoder.consumed += n
                 done += n
-                position = Int64(decoder.firstSample) + Int64(decoder.consumed)
+                position = Int64(decoder.firstSample) - Int64(origin) + Int64(decoder.consumed)
                 continue
             }
             if atEnd {
@@ -167,7 +201,7 @@ final class FLACFileReader: CompressedFileReader {
     private func truncation() -> AudioFileError {
         let stream = decoder.streamInfo
         let fixed = stream.map { $0.minimumBlockSize == $0.maximumBlockSize && $0.maximumBlockSize > 0 } ?? false
-        let frame = fixed ? " \(position / Int64(stream!.maximumBlockSize))" : ""
+        let frame = fixed ? " \((position + Int64(origin)) / Int64(stream!.maximumBlockSize))" : ""
         return AudioFileError(.truncated, "the file ends inside FLAC frame\(frame) (from sample \(position)); \(info.frameCount - position) of \(info.frameCount) samples are missing",
                               offset: input.length, path: input.path)
     }

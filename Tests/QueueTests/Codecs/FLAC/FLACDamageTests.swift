@@ -53,6 +53,67 @@ struct FLACDamageTests {
         #expect(ReferenceTool.firstDifference(again, after) == nil)
     }
 
+    @Test("a file whose first frames are missing starts at the first frame in it, as ffmpeg plays it, and seeks by its frames' numbers")
+    func firstFramesMissing() throws {
+        let fixture = try FLACFixture(seconds: 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+        // A stream recorded from its middle, or one that lost its start: frames 0 and 1 cut out, so the first
+        // frame's header (RFC 9639 9.1.5, the frame number) says sample 2 x 4096 while STREAMINFO still
+        // counts the whole stream from sample 0.
+        let first = fixture.frames[0], third = fixture.frames[2]
+        try (bytes.prefix(Int(first.offset)) + bytes.suffix(from: Int(third.offset))).write(to: URL(fileURLWithPath: fixture.path))
+        let missing = first.blockSize + fixture.frames[1].blockSize
+        let expected = Array(fixture.reference[(missing * 2)...])
+        // ffmpeg plays such a file from its first frame, without a gap.
+        #expect(try ReferenceTool.ffmpegSamples(fixture.path).count == expected.count)
+        let reader = try fixture.open()
+        #expect(reader.info.frameCount == Int64(expected.count / 2))
+        let (ours, error) = decodeFLAC(reader)
+        #expect(error == nil, "\(error?.description ?? "")")
+        #expect(ours.count == expected.count)
+        #expect(ReferenceTool.firstDifference(ours, expected) == nil)
+        // A seek lands where the read from the start had the same frame (libFLAC seeks by the headers' numbers).
+        for target in [Int64(0), 1000, 20_001, Int64(expected.count / 2) - 7] {
+            try reader.seek(toFrame: target)
+            let (after, seekError) = decodeFLAC(reader)
+            #expect(seekError == nil, "at \(target): \(seekError?.description ?? "")")
+            #expect(ReferenceTool.firstDifference(after, Array(expected[Int(target * 2)...])) == nil, "at \(target)")
+        }
+    }
+
+    @Test("a frame missing between two frames plays as silence in its place, as libFLAC fills the gap, and the frames around it whole")
+    func frameMissingBetweenFrames() throws {
+        let fixture = try FLACFixture(seconds: 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+        let gone = fixture.frames[4], next = fixture.frames[5]
+        try (bytes.prefix(Int(gone.offset)) + bytes.suffix(from: Int(next.offset))).write(to: URL(fileURLWithPath: fixture.path))
+        let silentFrom = fixture.frames.prefix(4).reduce(0) { $0 + $1.blockSize } * 2
+        let silent = silentFrom..<(silentFrom + gone.blockSize * 2)
+        // libFLAC hands over silence for the gap between frames 3 and 5 (1.4 without a word, 1.5 with its
+        // MISSING_FRAME status, FLAC/stream_decoder.h): flac -F (decode through errors) writes what it handed over.
+        // (1.4 zeroes frame 5 as well, a fault 1.5 fixed, so only the gap is compared.)
+        let decoded = fixture.directory.file("through-errors.wav")
+        try ReferenceTool.run("flac", ["-d", "-F", "-s", "-f", "-o", decoded, fixture.path])
+        let libFLAC = try soxSamples(decoded)
+        #expect(libFLAC.count == fixture.reference.count)
+        #expect(libFLAC[silent].allSatisfy { $0 == 0 })
+        #expect(ReferenceTool.firstDifference(Array(libFLAC[..<silentFrom]), Array(fixture.reference[..<silentFrom])) == nil)
+        // Every frame in the file plays as flac -d decoded it before the cut; the missing one is silence.
+        var expected = fixture.reference
+        for i in silent { expected[i] = 0 }
+        let reader = try fixture.open()
+        let (ours, error) = decodeFLAC(reader)
+        #expect(error == nil, "\(error?.description ?? "")")
+        #expect(ours.count == expected.count)
+        #expect(ReferenceTool.firstDifference(ours, expected) == nil)
+        for target in [Int64(silent.lowerBound / 2 + 50), Int64(silent.upperBound / 2 + 100), 1] {
+            try reader.seek(toFrame: target)
+            let (after, seekError) = decodeFLAC(reader)
+            #expect(seekError == nil, "at \(target): \(seekError?.description ?? "")")
+            #expect(ReferenceTool.firstDifference(after, Array(expected[Int(target * 2)...])) == nil, "at \(target)")
+        }
+    }
+
     @Test("flipped bytes anywhere in the audio never crash: exact audio up to the damage, then clear errors")
     func flippedBytes() throws {
         let fixture = try FLACFixture(seconds: 0.5, level: 0)
