@@ -38,6 +38,9 @@ timeout_seconds=10
 build_flags=("${configuration[@]}" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address)
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=1"
 export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
+# Swift's own crash backtracer, on by default, trips AddressSanitizer while it reads the crashed process's
+# stack, and that report hides the trap; without it libFuzzer reports the trap and its stack itself.
+export SWIFT_BACKTRACE="enable=no"
 
 fail() { echo "fuzz: $*" >&2; exit 1; }
 
@@ -141,7 +144,7 @@ run_one() {
             -max_total_time="$seconds" -timeout=$timeout_seconds -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
             -dict="Dictionaries/$(dictionary "$target").dict" -artifact_prefix="Findings/$target/" \
             -print_final_stats=1 "${runs_limit[@]}" > "$log" 2>&1; then
-        { grep -E "ERROR|SUMMARY|Test unit written|Fatal error|ParseDictionaryFile" "$log" | head -8 >&2; } || true
+        { grep -aE "ERROR|SUMMARY|Test unit written|Fatal error|Precondition failed|ParseDictionaryFile" "$log" | head -8 >&2; } || true
         [[ "${FUZZ_KEEP_GOING:-0}" == 1 ]] || fail "$target: a finding (log Fuzzing/$log; input in Fuzzing/Findings/$target/)"
         echo "fuzz: $target: FINDING after $((SECONDS - start)) s (log Fuzzing/$log)" | tee -a .build/figures.txt
         return 0
