@@ -8,7 +8,8 @@ import Codec8_24
 /// in it: a stream recorded from the middle, or one whose first frames were lost, starts with a frame whose
 /// header says a later sample, and its samples are numbered from there (STREAMINFO's total, like the headers,
 /// counts from sample 0 of the whole stream); frames missing further on are silence, as libFLAC makes them,
-/// so a seek lands where the read from the start has the same frame. Damage: a file cut short gives every
+/// so a seek lands where the read from the start has the same frame; a frame numbered before the end of those
+/// already read (out of order, a copy) is damage, said once, and the read goes on in the file's order. Damage: a file cut short gives every
 /// whole frame before the cut, then `.truncated` naming the frame in progress. A corrupt frame (CRC-16
 /// mismatch, lost sync, bad header) gives `.malformed` once, at the byte where the good frames end; its audio
 /// is dropped (libFLAC would hand over silence) and the next `read` carries on from the next good frame, so a
@@ -154,6 +155,13 @@ final class FLACFileReader: CompressedFileReader {
                         // decodes it again, whole, as a seek to it from anywhere else would.
                         do { try seek(toFrame: position) } catch { decoder.damage = error as? AudioFileError }
                     }
+                    continue
+                }
+                if at < position {
+                    // A frame numbered before the end of the frames already read: out of order, or a copy. Said
+                    // once; the read then goes on in the file's order, from this frame's place.
+                    decoder.damage = AudioFileError(.malformed, "FLAC frame \(decoder.frameIndex - 1) says it starts at sample \(decoder.firstSample), before sample \(Int64(origin) + position) where the frames before it end: the frames are out of order")
+                    position = at
                     continue
                 }
                 let n = min(decoder.frames - decoder.consumed, wanted - done)

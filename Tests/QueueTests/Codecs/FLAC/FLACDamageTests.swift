@@ -114,6 +114,30 @@ struct FLACDamageTests {
         }
     }
 
+    @Test("a frame repeated is damage, said once where it comes, and the read goes on in the file's order")
+    func frameRepeated() throws {
+        let fixture = try FLACFixture(seconds: 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+        // Frame 2 twice: the copy's header (RFC 9639 9.1.5) numbers it before the end of the frames already read.
+        let two = fixture.frames[2]
+        let copy = bytes[Int(two.offset)..<Int(two.offset + two.bytes)]
+        try (bytes.prefix(Int(two.offset + two.bytes)) + copy + bytes.suffix(from: Int(two.offset + two.bytes)))
+            .write(to: URL(fileURLWithPath: fixture.path))
+        let reader = try fixture.open()
+        let (before, error) = decodeFLAC(reader)
+        let upToCopy = fixture.frames.prefix(3).reduce(0) { $0 + $1.blockSize } * 2
+        #expect(before.count == upToCopy)
+        #expect(ReferenceTool.firstDifference(before, Array(fixture.reference.prefix(upToCopy))) == nil)
+        #expect(error?.kind == .malformed, "\(error?.description ?? "no error")")
+        #expect(error?.description.contains("out of order") == true, "\(error?.description ?? "")")
+        // Then the copy and the frames after it, as flac -d decoded them from frame 2 on.
+        let (after, secondError) = decodeFLAC(reader)
+        #expect(secondError == nil, "\(secondError?.description ?? "")")
+        let from = upToCopy - two.blockSize * 2
+        #expect(after.count == fixture.reference.count - from)
+        #expect(ReferenceTool.firstDifference(after, Array(fixture.reference[from...])) == nil)
+    }
+
     @Test("flipped bytes anywhere in the audio never crash: exact audio up to the damage, then clear errors")
     func flippedBytes() throws {
         let fixture = try FLACFixture(seconds: 0.5, level: 0)
