@@ -150,7 +150,7 @@ final class FLACFileReader: CompressedFileReader {
                     (output + done * channels).update(repeating: .zero, count: n * channels)
                     done += n
                     position += Int64(n)
-                    if position == at {
+                    if position == at, position < info.frameCount {
                         // libFLAC 1.4 hands over the frame after the gap as silence too (1.5 decodes it); a seek
                         // decodes it again, whole, as a seek to it from anywhere else would.
                         do { try seek(toFrame: position) } catch { decoder.damage = error as? AudioFileError }
