@@ -50,6 +50,27 @@ struct ExternalToolTests {
         #expect(file.sampleRate == 16000)
     }
 
+    /// A second fmt chunk after the audio: a foreign one (format tag 0x55, MP3) or one whose size runs past the end.
+    @Test("a WAV with a second fmt chunk after its audio plays the audio, as sox and ffmpeg play it", arguments: [false, true])
+    func secondFmtChunkAfterTheAudio(overrunning: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("second-fmt.wav")
+        try run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", path, "synth", "0.0125", "sine", "440"])
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        // RIFF chunk: id, little-endian size, body (WAVE_FORMAT_PCM's 16-byte fmt layout, with tag 0x55).
+        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let body: [UInt8] = [0x55, 0, 1, 0] + le32(8000) + le32(16000) + [2, 0, 16, 0]
+        bytes += Array("fmt ".utf8) + le32(overrunning ? 1000 : 16) + body
+        bytes.replaceSubrange(4..<8, with: le32(UInt32(bytes.count - 8)))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let theirs = try soxSamples(path)
+        #expect(theirs.count == 100)
+        #expect(try ffmpegSamples(path).count == theirs.count)
+        let file = try AudioFile.open(path: path)
+        #expect(file.dataFormat.formatID == .linearPCM)
+        #expect(try readAll(file).asSox == theirs)
+    }
+
     /// ffmpeg-written files: (file name, codec, tolerance).
     static let ffmpegCases: [(String, String, Int64)] = [
         ("s16.wav", "pcm_s16le", 0), ("s24.wav", "pcm_s24le", 0), ("f32.wav", "pcm_f32le", 1 << 7),

@@ -30,6 +30,9 @@ enum WaveParser {
                 ds64 = (try f.u64le(8), try f.u64le(16))
                 ds64Field = body
             case "fmt ":
+                // The first fmt chunk describes the audio; another (a writer's leftover after the data, or damage
+                // there) is passed over, as FFmpeg's WAV demuxer does, rather than refusing audio that is whole.
+                guard format == nil else { break }
                 guard size >= 16 else { throw AudioFileError.malformed("the fmt chunk is \(size) bytes, needs at least 16", at: offset) }
                 let f = FieldReader(try source.require(Int(min(size, 1024)), at: body, for: "fmt chunk"), at: body, what: "fmt chunk")
                 format = try parseFormat(f)
