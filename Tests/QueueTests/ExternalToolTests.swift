@@ -71,6 +71,36 @@ struct ExternalToolTests {
         #expect(try readAll(file).asSox == theirs)
     }
 
+    /// An ffmpeg-written stereo CAF (desc, chan, info, data), then damaged: its chan chunk's layout tag made to
+    /// name 0 channels (CAF spec: a tag's low 16 bits are the channel count), or a chunk after the audio whose
+    /// 64-bit size is negative (the spec's sizes are signed; only the data chunk may say -1).
+    @Test("a CAF with a chan chunk that names no channels, or damage after its audio, plays the audio, as ffmpeg plays it",
+          arguments: ["chan", "after"])
+    func cafWithDamageAroundItsAudio(damage: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("damaged.caf")
+        try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=16000:duration=0.1",
+                           "-ac", "2", "-c:a", "pcm_s16le", path])
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        if damage == "chan" {
+            // The chunks after the 8-byte file header: id, 64-bit big-endian size, body.
+            var at = 8
+            while Array(bytes[at..<(at + 4)]) != Array("chan".utf8) {
+                at += 12 + Int(bytes[(at + 4)..<(at + 12)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+            }
+            bytes[at + 12 + 2] = 0
+            bytes[at + 12 + 3] = 0
+        } else {
+            bytes += Array("\u{1}xyz".utf8) + [0xF0, 0, 0, 0, 0, 0, 0, 0] + [1, 2, 3, 4]
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let theirs = try ffmpegSamples(path)
+        #expect(theirs.count == 3200)
+        let file = try AudioFile.open(path: path)
+        #expect(file.channelCount == 2)
+        #expect(try readAll(file).asSox == theirs)
+    }
+
     /// ffmpeg-written files: (file name, codec, tolerance).
     static let ffmpegCases: [(String, String, Int64)] = [
         ("s16.wav", "pcm_s16le", 0), ("s24.wav", "pcm_s24le", 0), ("f32.wav", "pcm_f32le", 1 << 7),

@@ -31,6 +31,9 @@ enum CAFParser {
             let id = try chunk.cString(0, 4)
             let size = Int64(bitPattern: try chunk.u64be(4))
             let body = offset + 12
+            // After the audio, a chunk header that cannot be one (damage, or bytes a writer left) ends the walk:
+            // what follows the audio is metadata, and the audio is whole (FFmpeg plays such files too).
+            if result != nil, size < 0 || size > maximumChunkSize { break }
             guard size >= 0 || (id == "data" && size == unknownSize) else {
                 throw AudioFileError.malformed("chunk '\(id)' has a negative size \(size)", at: offset + 4)
             }
@@ -42,7 +45,10 @@ enum CAFParser {
                 guard size >= 32 else { throw AudioFileError.malformed("the desc chunk is \(size) bytes, needs 32", at: offset) }
                 format = try parseDescription(FieldReader(try source.require(32, at: body, for: "desc chunk"), at: body, what: "desc chunk"))
             case "chan" where small && size >= 12:
-                layout = try parseLayout(FieldReader(try source.require(Int(size), at: body, for: "chan chunk"), at: body, what: "chan chunk"))
+                // Channel labels only: a chan chunk that names no channels, or not the desc chunk's count, is
+                // passed over (the standard layout for the count stands), as FFmpeg does, rather than refusing
+                // the audio.
+                layout = try? parseLayout(FieldReader(try source.require(Int(size), at: body, for: "chan chunk"), at: body, what: "chan chunk"))
             case "pakt" where size >= 24:
                 let f = FieldReader(try source.require(24, at: body, for: "pakt chunk"), at: body, what: "pakt chunk")
                 let valid = Int64(bitPattern: try f.u64be(8))
@@ -50,10 +56,7 @@ enum CAFParser {
             case "data":
                 guard var found = format else { throw AudioFileError.malformed("the data chunk comes before the desc chunk", at: offset) }
                 guard size == unknownSize || size >= 4 else { throw AudioFileError.malformed("the data chunk is \(size) bytes, needs its 4-byte edit count", at: offset) }
-                if let layout {
-                    guard layout.channelCount == found.channelsPerFrame else {
-                        throw AudioFileError.malformed("the chan chunk describes \(layout.channelCount) channels, desc says \(found.channelsPerFrame)", at: offset)
-                    }
+                if let layout, layout.channelCount == found.channelsPerFrame {
                     if found.channelsPerFrame >= 3 || layout != ChannelLayout.standard(channelCount: found.channelsPerFrame) { found.channelLayout = layout }
                 }
                 var header = ContainerHeader(fileType: .caf, format: found, dataOffset: body + 4,
