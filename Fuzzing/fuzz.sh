@@ -9,6 +9,8 @@
 #                                         FUZZ_INSTANCE=K: a further process on the same targets, its own log
 #                                         .build/fuzz-<target>-K.log; libFuzzer reloads the shared corpus, so the
 #                                         processes share what they find and their executions add up)
+#   Fuzzing/compare.py TARGET EXTENSION   the readers against ffmpeg (and sox) over a corpus: wrong answers,
+#                                         not crashes (e.g. compare.py caf caf; compare.py alac m4a)
 # A finding (crash, hang over 10 s, leak, ASan report) fails the run and is left in Fuzzing/Findings/<target>/;
 # make it a fixture in Fuzzing/Regressions/<target>/ with the fix. Growing corpora are kept in Fuzzing/Corpus/.
 set -euo pipefail

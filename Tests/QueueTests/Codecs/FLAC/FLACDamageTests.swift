@@ -56,37 +56,25 @@ struct FLACDamageTests {
     @Test("a file whose first frames are missing starts at the first frame in it, as ffmpeg plays it, and seeks by its frames' numbers")
     func firstFramesMissing() throws {
         let fixture = try FLACFixture(seconds: 1)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
         // A stream recorded from its middle, or one that lost its start: frames 0 and 1 cut out, so the first
         // frame's header (RFC 9639 9.1.5, the frame number) says sample 2 x 4096 while STREAMINFO still
         // counts the whole stream from sample 0.
-        let first = fixture.frames[0], third = fixture.frames[2]
-        try (bytes.prefix(Int(first.offset)) + bytes.suffix(from: Int(third.offset))).write(to: URL(fileURLWithPath: fixture.path))
-        let missing = first.blockSize + fixture.frames[1].blockSize
+        try fixture.cutFrames(0..<2)
+        let missing = fixture.frames[0].blockSize + fixture.frames[1].blockSize
         let expected = Array(fixture.reference[(missing * 2)...])
         // ffmpeg plays such a file from its first frame, without a gap.
         #expect(try ReferenceTool.ffmpegSamples(fixture.path).count == expected.count)
         let reader = try fixture.open()
         #expect(reader.info.frameCount == Int64(expected.count / 2))
-        let (ours, error) = decodeFLAC(reader)
-        #expect(error == nil, "\(error?.description ?? "")")
-        #expect(ours.count == expected.count)
-        #expect(ReferenceTool.firstDifference(ours, expected) == nil)
         // A seek lands where the read from the start had the same frame (libFLAC seeks by the headers' numbers).
-        for target in [Int64(0), 1000, 20_001, Int64(expected.count / 2) - 7] {
-            try reader.seek(toFrame: target)
-            let (after, seekError) = decodeFLAC(reader)
-            #expect(seekError == nil, "at \(target): \(seekError?.description ?? "")")
-            #expect(ReferenceTool.firstDifference(after, Array(expected[Int(target * 2)...])) == nil, "at \(target)")
-        }
+        try expectReadsAndSeeks(reader, expected, seeks: [0, 1000, 20_001, Int64(expected.count / 2) - 7])
     }
 
     @Test("a frame missing between two frames plays as silence in its place, as libFLAC fills the gap, and the frames around it whole")
     func frameMissingBetweenFrames() throws {
         let fixture = try FLACFixture(seconds: 1)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
-        let gone = fixture.frames[4], next = fixture.frames[5]
-        try (bytes.prefix(Int(gone.offset)) + bytes.suffix(from: Int(next.offset))).write(to: URL(fileURLWithPath: fixture.path))
+        try fixture.cutFrames(4..<5)
+        let gone = fixture.frames[4]
         let silentFrom = fixture.frames.prefix(4).reduce(0) { $0 + $1.blockSize } * 2
         let silent = silentFrom..<(silentFrom + gone.blockSize * 2)
         // libFLAC hands over silence for the gap between frames 3 and 5 (1.4 without a word, 1.5 with its
@@ -101,12 +89,16 @@ struct FLACDamageTests {
         // Every frame in the file plays as flac -d decoded it before the cut; the missing one is silence.
         var expected = fixture.reference
         for i in silent { expected[i] = 0 }
-        let reader = try fixture.open()
+        try expectReadsAndSeeks(try fixture.open(), expected, seeks: [Int64(silent.lowerBound / 2 + 50), Int64(silent.upperBound / 2 + 100), 1])
+    }
+
+    /// A stereo `reader` gives `expected` from the start without an error, and from each of `seeks` on after a seek.
+    private func expectReadsAndSeeks(_ reader: FLACFileReader, _ expected: [Int32], seeks: [Int64]) throws {
         let (ours, error) = decodeFLAC(reader)
         #expect(error == nil, "\(error?.description ?? "")")
         #expect(ours.count == expected.count)
         #expect(ReferenceTool.firstDifference(ours, expected) == nil)
-        for target in [Int64(silent.lowerBound / 2 + 50), Int64(silent.upperBound / 2 + 100), 1] {
+        for target in seeks {
             try reader.seek(toFrame: target)
             let (after, seekError) = decodeFLAC(reader)
             #expect(seekError == nil, "at \(target): \(seekError?.description ?? "")")

@@ -49,6 +49,13 @@ struct FLACFixture {
     }
 
     func open() throws -> FLACFileReader { try openFLAC(path, ogg: ogg) }
+
+    /// Rewrites the file without `cut`'s frames (indices into `frames`, native FLAC): frames lost from a stream.
+    func cutFrames(_ cut: Range<Int>) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let end = cut.upperBound < frames.count ? Int(frames[cut.upperBound].offset) : bytes.count
+        try (bytes.prefix(Int(frames[cut.lowerBound].offset)) + bytes.suffix(from: end)).write(to: URL(fileURLWithPath: path))
+    }
 }
 
 func openFLAC(_ path: String, ogg: Bool = false) throws -> FLACFileReader {
