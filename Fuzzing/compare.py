@@ -61,7 +61,10 @@ def main():
                 print(f"compare: {target}: {index} of {len(names)}", file=sys.stderr, flush=True)
             counts["inputs"] += 1
             source = os.path.join(scratch, "input." + extension)
-            shutil.copyfile(os.path.join(corpus, name), source)
+            try:
+                shutil.copyfile(os.path.join(corpus, name), source)
+            except FileNotFoundError:
+                continue                                # a running fuzzer merged it away
             output = os.path.join(scratch, "ours.wav")
             if os.path.exists(output):
                 os.remove(output)
