@@ -34,6 +34,7 @@ static int lookup_all(CFFmpegFunctions *table, void *util, void *codec, void *fo
     LOOKUP(util, avutil, av_frame_make_writable);
     LOOKUP(util, avutil, av_malloc);
     LOOKUP(util, avutil, av_free);
+    LOOKUP(util, avutil, av_max_alloc);
     LOOKUP(util, avutil, av_channel_layout_default);
     LOOKUP(util, avutil, av_channel_layout_uninit);
 

@@ -68,13 +68,17 @@ final class FFmpegFileReader: CompressedFileReader {
         let status = api.avformat_open_input(&opened, nil, nil, &options)
         guard status >= 0, let opened else {   // FFmpeg freed the context
             if let failure = input.failure { throw failure }
+            if status == FFmpegLibrary.noMemory { throw fail(.malformed, Self.indexTooLarge(type)) }
             throw fail(status == FFmpegLibrary.endOfFile ? .truncated : .malformed,
                        "FFmpeg cannot read this \(type): \(library.message(status)) (a file cut short loses an M4A's index)")
         }
         context = opened
         session.format = context
         let found = api.avformat_find_stream_info(context, nil)
-        guard found >= 0 else { throw input.failure ?? fail(.malformed, "FFmpeg finds no stream information: \(library.message(found))") }
+        guard found >= 0 else {
+            if found == FFmpegLibrary.noMemory { throw input.failure ?? fail(.malformed, Self.indexTooLarge(type)) }
+            throw input.failure ?? fail(.malformed, "FFmpeg finds no stream information: \(library.message(found))")
+        }
         let index = api.av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard index >= 0, let stream = context.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar else {
             throw fail(.notAudioFile, "this \(type) holds no audio stream")
@@ -110,6 +114,11 @@ final class FFmpegFileReader: CompressedFileReader {
 
         // The packet scan: what the decoder will output, and where the file is damaged.
         let scan = session.scan(stream: index, clock: clock, framesPerPacket: Int64(parameters.pointee.frame_size), input: input)
+        if scan.firstTimestamp == nil, scan.frames == 0, scan.damage == nil, stream.pointee.nb_frames > 0 {
+            // The sample table names packets, yet FFmpeg indexed none: it gives up on an index it cannot allocate
+            // (`largestAllocation`) without a word, and the file would play as empty.
+            throw fail(.malformed, Self.indexTooLarge(type))
+        }
         firstTimestamp = scan.firstTimestamp ?? 0
         var frames = scan.frames
         var coded = scan.coded
@@ -290,6 +299,12 @@ final class FFmpegFileReader: CompressedFileReader {
     }
 
     func close() { session.release() }
+
+    /// FFmpeg ran out of room at open: with `largestAllocation` in force, that is a sample table claiming more
+    /// packets than the file could hold.
+    private static func indexTooLarge(_ type: AudioFileType) -> String {
+        "this \(type)'s sample tables claim more packets than an index of \(FFmpegLibrary.largestAllocation >> 20) MB holds (damaged tables)"
+    }
 }
 
 /// Apple's gapless tag, iTunSMPB: " 00000000 00000840 000001C0 0000000000046E00 ...", hexadecimal fields of

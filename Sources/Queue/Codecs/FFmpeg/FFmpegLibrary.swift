@@ -38,8 +38,15 @@ final class FFmpegLibrary: @unchecked Sendable {   // immutable after load: the 
         let table = loaded.pointee
         cffmpeg_release(loaded)
         table.av_log_set_level(AV_LOG_QUIET)   // errors come back as our own messages, never on stderr
+        table.av_max_alloc(largestAllocation)
         return .success(FFmpegLibrary(api: table))
     }
+
+    /// The most FFmpeg may ask for in one allocation (av_max_alloc; its default is 2 GB). The MP4 demuxer sizes
+    /// its packet index by what the sample tables claim, at once: a 466-byte M4A claiming 130 million packets
+    /// made it allocate and fill 3.2 GB (ffprobe too), more than a board has. 256 MB holds the index of about
+    /// 11 million AAC packets (24 bytes each: 70 hours at 44.1 kHz); past it, the file is refused.
+    static let largestAllocation = 256 << 20
 
     /// FFmpeg's text for an error code (av_strerror).
     func message(_ code: Int32) -> String {
@@ -50,6 +57,7 @@ final class FFmpegLibrary: @unchecked Sendable {   // immutable after load: the 
 
     static let endOfFile = cffmpeg_error_eof()
     static let again = cffmpeg_error_again()
+    static let noMemory = cffmpeg_error_no_memory()
     static let noTimestamp = cffmpeg_no_pts()
     /// Bytes FFmpeg may read past the end of a packet or extradata buffer (AV_INPUT_BUFFER_PADDING_SIZE).
     static let inputPadding = Int(AV_INPUT_BUFFER_PADDING_SIZE)

@@ -153,4 +153,23 @@ import Testing
         }
         #expect(error?.kind == .misuse)
     }
+
+    /// A 466-byte M4A (libFuzzer, alac target, 2026-12-07) whose sample tables claim 130,928,908 frames: FFmpeg's
+    /// MP4 demuxer allocated and filled its packet index for all of them, 3.2 GB (ffprobe on the same file: 3.2 GB
+    /// resident, 11 s; `appliance info` said "4091.528 s" after 3.2 GB and 8 s), more memory than a board has.
+    /// FFmpeg's allocations are now capped (av_max_alloc, `FFmpegLibrary.largestAllocation`), and a file whose
+    /// index did not fit is refused, with the tables named.
+    @Test func sampleTablesClaimingMoreThanAnIndexCanHoldAreRefusedWithoutTheMemory() throws {
+        let directory = TemporaryDirectory()
+        let path = try RepairFixtureTests.copy("m4a-sample-tables-claim-130-million-frames.m4a", into: directory)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let before = usage.ru_maxrss
+        let error = thrownAudioFileError { _ = try AudioFile.open(path: path) }
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #expect(error?.kind == .malformed)
+        #expect(error?.description.contains("sample tables claim more packets") == true, "\(error?.description ?? "no error")")
+        // The process's peak resident memory (kB) grew by less than a tenth of what the index took.
+        #expect(usage.ru_maxrss - before < 320_000, "peak resident memory grew \(usage.ru_maxrss - before) kB")
+    }
 }

@@ -35,6 +35,7 @@ typedef struct CFFmpegFunctions {
     CFFMPEG_FN(av_frame_make_writable);
     CFFMPEG_FN(av_malloc);
     CFFMPEG_FN(av_free);
+    CFFMPEG_FN(av_max_alloc);
     CFFMPEG_FN(av_channel_layout_default);
     CFFMPEG_FN(av_channel_layout_uninit);
     // libavcodec
@@ -81,6 +82,7 @@ static inline int cffmpeg_avformat_major(void) { return LIBAVFORMAT_VERSION_MAJO
 /// Function-like macros Swift cannot import.
 static inline int cffmpeg_error_eof(void) { return AVERROR_EOF; }
 static inline int cffmpeg_error_again(void) { return AVERROR(EAGAIN); }
+static inline int cffmpeg_error_no_memory(void) { return AVERROR(ENOMEM); }
 static inline int64_t cffmpeg_no_pts(void) { return AV_NOPTS_VALUE; }
 
 /// Opens the three libraries by the given sonames (libavutil, libavcodec, libavformat) and returns their
