@@ -27,17 +27,17 @@ enum ContainerFuzz {
         precondition(file.frameCount >= 0, "a negative length: \(file.frameCount) frames")
         let middle = file.frameCount / 2
         var fromStart = Window(at: middle, frames: seekWindow, channels: max(1, file.channelCount))
-        let clean = readAll(file, capturing: &fromStart)
+        let ending = readAll(file, capturing: &fromStart)
         if file.frameCount > 0, (try? file.seek(toFrame: middle)) != nil {
             var afterSeek = Window(at: middle, frames: seekWindow, channels: max(1, file.channelCount))
             readAll(file, capturing: &afterSeek)
             // Where every packet decodes on its own, there is one right answer: the frames a seek lands on are
             // the ones the read from the start had there (the readers promise sample-exact seeks), in a file
-            // that reads to its end without a complaint. (In a damaged one, packets out of order, say, a seek
-            // may find what the read from the start had not reached yet: the promise there is a clear error.)
-            // Decoders that carry state from packet to packet may start a seek from another state, so only
-            // their lengths are held to account (by AudioFile).
-            if clean, decodesPacketsAlone(file.dataFormat.formatID) {
+            // that reads to its end, or to where it is cut short, without a complaint. (In one damaged inside,
+            // packets out of order, say, a seek may find what the read from the start had not reached yet: the
+            // promise there is a clear error.) Decoders that carry state from packet to packet may start a seek
+            // from another state, so only their lengths are held to account (by AudioFile).
+            if ending == nil || ending == .truncated, decodesPacketsAlone(file.dataFormat.formatID) {
                 let common = min(fromStart.filled, afterSeek.filled) * fromStart.channels
                 precondition(fromStart.samples.prefix(common) == afterSeek.samples.prefix(common),
                              "a seek to frame \(middle) of \(file.frameCount) did not land on the frames the read from the start had there")
@@ -85,9 +85,9 @@ enum ContainerFuzz {
     }
 
     /// Reads from the read position to the end (or the first error, or the budget), keeping `window`'s frames;
-    /// false when an error ended it.
+    /// returns the kind of the error that ended it, if one did.
     @discardableResult
-    static func readAll(_ file: AudioFile, capturing window: inout Window) -> Bool {
+    static func readAll(_ file: AudioFile, capturing window: inout Window) -> AudioFileError.Kind? {
         let channels = max(1, file.channelCount)
         let buffer = UnsafeMutableBufferPointer<Fixed824>.allocate(capacity: 4096 * channels)
         defer { buffer.deallocate() }
@@ -95,12 +95,12 @@ enum ContainerFuzz {
         while total < frameBudget {
             let position = file.framePosition
             let frames: Int
-            do { frames = try file.readFrames(into: buffer) } catch { return false }
-            guard frames > 0 else { return true }
+            do { frames = try file.readFrames(into: buffer) } catch { return (error as? AudioFileError)?.kind ?? .io }
+            guard frames > 0 else { return nil }
             precondition(frames * channels <= buffer.count, "readFrames wrote past the buffer it was given")
             window.keep(buffer, frames: frames, at: position)
             total += Int64(frames)
         }
-        return true
+        return nil
     }
 }
