@@ -43,7 +43,7 @@ final class FFmpegLibrary: @unchecked Sendable {   // immutable after load: the 
     }
 
     /// The most FFmpeg may ask for in one allocation (av_max_alloc; its default is 2 GB). The MP4 demuxer sizes
-    /// its packet index by what the sample tables claim, at once: a 466-byte M4A claiming 130 million packets
+    /// its packet index by what the sample tables claim, at once: a 466-byte M4A claiming 130 million frames
     /// made it allocate and fill 3.2 GB (ffprobe too), more than a board has. 256 MB holds the index of about
     /// 11 million AAC packets (24 bytes each: 70 hours at 44.1 kHz); past it, the file is refused.
     static let largestAllocation = 256 << 20

@@ -4,16 +4,20 @@ import Codec8_24
 /// A native or Ogg FLAC file decoded by libFLAC (RFC 9639), bit-exact, behind `AudioFile`.
 ///
 /// Length is STREAMINFO's total samples; a file whose STREAMINFO says 0 (unknown: a stream captured to disk,
-/// a recording never finished) is decoded once at open to count them. Frame 0 of the file is the first frame
-/// in it: a stream recorded from the middle, or one whose first frames were lost, starts with a frame whose
-/// header says a later sample, and its samples are numbered from there (STREAMINFO's total, like the headers,
-/// counts from sample 0 of the whole stream); frames missing further on are silence, as libFLAC makes them,
-/// so a seek lands where the read from the start has the same frame; a frame numbered before the end of those
-/// already read (out of order, a copy) is damage, said once, and the read goes on in the file's order. Damage: a file cut short gives every
-/// whole frame before the cut, then `.truncated` naming the frame in progress. A corrupt frame (CRC-16
-/// mismatch, lost sync, bad header) gives `.malformed` once, at the byte where the good frames end; its audio
-/// is dropped (libFLAC would hand over silence) and the next `read` carries on from the next good frame, so a
-/// player can say what happened and still play the rest of the track, as MPD and Rockbox do.
+/// a recording never finished) is decoded once at open to count them.
+///
+/// Timeline: frame 0 of the file is the first frame in it. A stream recorded from the middle, or one whose
+/// first frames were lost, starts with a frame whose header says a later sample, and its samples are numbered
+/// from there (STREAMINFO's total, like the headers, counts from sample 0 of the whole stream). Frames missing
+/// further on are silence, as libFLAC makes them, so a seek lands where the read from the start has the same
+/// frame. A frame numbered before the end of those already read (out of order, a copy) is damage, said once;
+/// the read goes on in the file's order.
+///
+/// Damage: a file cut short gives every whole frame before the cut, then `.truncated` naming the frame in
+/// progress. A corrupt frame (CRC-16 mismatch, lost sync, bad header) gives `.malformed` once, at the byte
+/// where the good frames end; its audio is dropped (libFLAC would hand over silence) and the next `read`
+/// carries on from the next good frame, so a player can say what happened and still play the rest of the
+/// track, as MPD and Rockbox do.
 final class FLACFileReader: CompressedFileReader {
     let info: CompressedFileInfo
     private let decoder: FLACDecoder
