@@ -58,10 +58,9 @@ struct ExternalToolTests {
         try run("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", path, "synth", "0.0125", "sine", "440"])
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         // RIFF chunk: id, little-endian size, body (WAVE_FORMAT_PCM's 16-byte fmt layout, with tag 0x55).
-        func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        let body: [UInt8] = [0x55, 0, 1, 0] + le32(8000) + le32(16000) + [2, 0, 16, 0]
-        bytes += Array("fmt ".utf8) + le32(overrunning ? 1000 : 16) + body
-        bytes.replaceSubrange(4..<8, with: le32(UInt32(bytes.count - 8)))
+        let body: [UInt8] = [0x55, 0, 1, 0] + FieldWriter.u32le(8000) + FieldWriter.u32le(16000) + [2, 0, 16, 0]
+        bytes += Array("fmt ".utf8) + FieldWriter.u32le(overrunning ? 1000 : 16) + body
+        bytes.replaceSubrange(4..<8, with: FieldWriter.u32le(UInt32(bytes.count - 8)))
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let theirs = try soxSamples(path)
         #expect(theirs.count == 100)
@@ -86,7 +85,7 @@ struct ExternalToolTests {
             // The chunks after the 8-byte file header: id, 64-bit big-endian size, body.
             var at = 8
             while Array(bytes[at..<(at + 4)]) != Array("chan".utf8) {
-                at += 12 + Int(bytes[(at + 4)..<(at + 12)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+                at += 12 + Int(try FieldReader(Array(bytes[at..<(at + 12)]), at: Int64(at), what: "chunk header").u64be(4))
             }
             bytes[at + 12 + 2] = 0
             bytes[at + 12 + 3] = 0
